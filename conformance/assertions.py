@@ -1,0 +1,88 @@
+"""Assertions shared by the suites: each reads like the clause it checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from conformance.client import ApiResponse
+from conformance.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
+from conformance.failures import check, fail
+from conformance.schemas import format_path
+
+__all__ = ["assert_invalid_input", "assert_status", "assert_unauthorized"]
+
+ERRORS_CLAUSE = "§7 Errors"
+AUTH_CLAUSE = "§5 Authentication"
+
+
+def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
+    """Fail with ``clause`` unless the response has the ``expected`` status."""
+    __tracebackhide__ = True
+    check(
+        response.status == expected,
+        clause,
+        statement,
+        expected=expected,
+        observed=response.status,
+        exchange=response.exchange,
+    )
+
+
+def assert_invalid_input(
+    response: ApiResponse, invalid_paths: Sequence[FieldPath], clause: str = ERRORS_CLAUSE
+) -> None:
+    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with constraints."""
+    __tracebackhide__ = True
+    shown = [format_path(p) for p in invalid_paths]
+    assert_status(
+        response, 400, clause, f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})"
+    )
+    body = response.json
+    check(
+        isinstance(body, dict) and body.get("code") == "INVALID_INPUT",
+        ERRORS_CLAUSE,
+        "a validation error carries the code INVALID_INPUT",
+        observed=body.get("code") if isinstance(body, dict) else body,
+        exchange=response.exchange,
+    )
+    errors = field_errors(body)
+    check(
+        errors and all(e.path for e in errors) and all(e.constraint for e in errors),
+        ERRORS_CLAUSE,
+        "details.errors[] lists the invalid fields, each with a machine-readable constraint",
+        observed=[e.entry for e in errors] or body.get("details"),
+        exchange=response.exchange,
+    )
+    missing = unnamed_fields(body, invalid_paths)
+    if missing:
+        fail(
+            ERRORS_CLAUSE,
+            "validation errors list every invalid field at once in details.errors[]",
+            expected=shown,
+            observed=[format_path(e.path) for e in errors if e.path],
+            hint=f"not named: {', '.join(format_path(p) for p in missing)}",
+            exchange=response.exchange,
+        )
+
+
+def assert_unauthorized(response: ApiResponse, statement: str) -> None:
+    """A 401 UNAUTHORIZED whose ``reason`` names the failed check."""
+    __tracebackhide__ = True
+    assert_status(response, 401, AUTH_CLAUSE, statement)
+    body = response.json if response.content else None
+    code = body.get("code") if isinstance(body, dict) else None
+    check(
+        code == "UNAUTHORIZED",
+        "§7 Errors",
+        "failed authentication answers 401 with the code UNAUTHORIZED",
+        observed=code,
+        exchange=response.exchange,
+    )
+    reason = reason_of(body)
+    check(
+        isinstance(reason, str) and reason.strip() != "",
+        AUTH_CLAUSE,
+        "authentication failures return 401 UNAUTHORIZED with a reason naming the failed check",
+        observed=body,
+        exchange=response.exchange,
+    )

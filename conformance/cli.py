@@ -1,0 +1,172 @@
+"""The ``conformance`` command: ``run``, ``serve`` and ``report``.
+
+Exit codes of ``run`` (the output contract): 0 when no test failed or errored, 1 when any
+did, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance import options as opt
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+SUITES_DIR = Path(__file__).resolve().parent / "suites"
+ALLURE_NPM_PACKAGE = "allure@3"
+ALLURE_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gpsi-conformance"
+
+
+def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = sub.add_parser(
+        "run",
+        help="run the conformance suite (against the embedded reference sandbox by default)",
+        description="Run the conformance suite. Without --target-url the embedded reference "
+        "sandbox is started on a free loopback port. Arguments after `--` go to pytest.",
+    )
+    run.add_argument("--profile", metavar="FILE", help="TOML profile file describing the target")
+    run.add_argument("--parts", metavar="A,B", help="spec parts to run (default: all eight)")
+    run.add_argument("-n", dest="workers", metavar="N", help="parallel workers (pytest-xdist)")
+    for setting in opt.SETTINGS:
+        run.add_argument(setting.flag, dest=setting.dest, default=None, help=setting.help)
+    run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="-- then pytest arguments")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="conformance",
+        description="Conformance kit for the Global Payments Service Interface.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _run_parser(sub)
+    serve = sub.add_parser(
+        "serve",
+        help="start the reference sandbox and print its credentials as one JSON line",
+        add_help=False,
+    )
+    serve.add_argument("serve_args", nargs=argparse.REMAINDER)
+    report = sub.add_parser("report", help="turn allure-results into the HTML report")
+    report.add_argument("--report-dir", default="reports", help="the run's report folder")
+    report.add_argument("--output", help="where to write the HTML (default: DIR/allure-report)")
+    return parser
+
+
+def pytest_arguments(ns: argparse.Namespace) -> list[str]:
+    """The pytest command line for a ``conformance run``."""
+    report_dir = Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
+    args = [
+        str(SUITES_DIR),
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "console_output_style=count",
+        f"--alluredir={report_dir / 'allure-results'}",
+        "--clean-alluredir",
+        f"--junitxml={report_dir / 'junit.xml'}",
+        "-o",
+        "junit_family=xunit2",
+        f"{opt.REPORT_DIR.flag}={report_dir}",
+        "-rfE",
+        # the CLI imports the package before pytest starts; nothing to rewrite there
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
+    ]
+    if ns.profile:
+        args.append(f"{opt.PROFILE_FLAG}={ns.profile}")
+    if ns.parts:
+        args.append(f"{opt.PARTS_FLAG}={ns.parts}")
+    if ns.workers:
+        args += ["-n", str(ns.workers)]
+    for setting in opt.SETTINGS:
+        value = getattr(ns, setting.dest)
+        if value is not None and setting is not opt.REPORT_DIR:
+            args.append(f"{setting.flag}={value}")
+    extra = list(ns.pytest_args)
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    return args + extra
+
+
+def command_run(ns: argparse.Namespace) -> int:
+    import pytest
+
+    code = pytest.main(pytest_arguments(ns))
+    if code == pytest.ExitCode.OK:
+        return EXIT_OK
+    if code == pytest.ExitCode.USAGE_ERROR:
+        return EXIT_USAGE
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_FAILED
+
+
+def command_serve(args: Sequence[str]) -> int:
+    """Replace this process with the reference sandbox (the suite never imports it)."""
+    command = [sys.executable, "-m", "reference", "serve", *args]
+    sys.stdout.flush()
+    os.execv(sys.executable, command)
+    return EXIT_FAILED  # not reached
+
+
+def command_report(report_dir: str, output: str | None) -> int:
+    results = Path(report_dir) / "allure-results"
+    target = Path(output) if output else Path(report_dir) / "allure-report"
+    if not results.is_dir() or not any(results.iterdir()):
+        print(
+            f"conformance report: no Allure results in {results}; run `conformance run` first",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        print(
+            "conformance report: Node.js (node and npm) is needed to build the HTML report; "
+            "install Node.js 20 or later, or read the JUnit XML and summary.md instead",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    allure = ALLURE_CACHE / "node_modules" / ".bin" / "allure"
+    if not allure.exists():
+        print(f"conformance report: installing Allure ({ALLURE_NPM_PACKAGE}) into {ALLURE_CACHE}")
+        ALLURE_CACHE.mkdir(parents=True, exist_ok=True)
+        install = subprocess.run(
+            [npm, "install", "--prefix", str(ALLURE_CACHE), "--no-fund", "--no-audit",
+             ALLURE_NPM_PACKAGE],
+            check=False,
+        )  # fmt: skip
+        if install.returncode != 0 or not allure.exists():
+            print("conformance report: installing Allure with npm failed", file=sys.stderr)
+            return EXIT_FAILED
+    done = subprocess.run([str(allure), "generate", str(results), "-o", str(target)], check=False)
+    if done.returncode != 0:
+        print("conformance report: Allure could not generate the report", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"conformance report: {target / 'index.html'}")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "serve":
+        return command_serve(argv[1:])
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if ns.command == "run":
+        return command_run(ns)
+    if ns.command == "report":
+        return command_report(ns.report_dir, ns.output)
+    parser.error(f"unknown command {ns.command}")
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

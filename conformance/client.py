@@ -1,0 +1,331 @@
+"""The one client every test uses to reach the target.
+
+It authenticates (HTTP Basic by default), applies the profile's timeout and a response size
+cap, decodes JSON with a clear failure on anything else, validates each response against its
+endpoint's schema, and records redacted evidence with a curl line for every exchange.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import httpx
+
+from conformance import contract
+from conformance.evidence import Exchange, Redactor, build_curl
+from conformance.failures import ConformanceFailure, shorten
+from conformance.profile import Credentials
+from conformance.schemas import SchemaRegistry, format_path
+
+__all__ = ["ApiResponse", "ExchangeLog", "RawAuthorization", "TargetClient", "basic_header"]
+
+MAX_RESPONSE_BYTES = 10 * 1024 * 1024
+JSON_CLAUSE = "Conventions"
+
+
+class _Default:
+    """Marker: use the client's own credentials."""
+
+
+DEFAULT_AUTH = _Default()
+_NO_BODY: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class RawAuthorization:
+    """An Authorization header sent exactly as given (for malformed-credential tests)."""
+
+    value: str
+
+
+Auth = Credentials | RawAuthorization | _Default | None
+
+
+def basic_header(client_id: str, secret: str) -> str:
+    """The HTTP Basic header value for a token id and secret."""
+    token = base64.b64encode(f"{client_id}:{secret}".encode()).decode("ascii")
+    return f"Basic {token}"
+
+
+class ExchangeLog:
+    """The exchanges of the test that is running; the plugin empties it between tests."""
+
+    def __init__(self) -> None:
+        self._items: list[Exchange] = []
+
+    def append(self, exchange: Exchange) -> None:
+        self._items.append(exchange)
+
+    def take(self) -> list[Exchange]:
+        items, self._items = self._items, []
+        return items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class ApiResponse:
+    """A response from the target with its evidence."""
+
+    def __init__(
+        self, method: str, path: str, status: int, headers: httpx.Headers, content: bytes,
+        exchange: Exchange,
+    ) -> None:  # fmt: skip
+        self.method = method
+        self.path = path
+        self.status = status
+        self.headers = headers
+        self.content = content
+        self.exchange = exchange
+
+    def __repr__(self) -> str:
+        return f"<ApiResponse {self.method} {self.path} {self.status}>"
+
+    @cached_property
+    def json(self) -> Any:
+        """The decoded JSON body; fails the test if the body is not JSON."""
+        __tracebackhide__ = True
+        try:
+            return json.loads(self.content)
+        except (ValueError, UnicodeDecodeError):
+            raise ConformanceFailure(
+                JSON_CLAUSE,
+                f"bodies are JSON unless stated; the {self.status} response of "
+                f"{self.method} {self.path} is not",
+                observed=self.content[:200].decode("utf-8", errors="replace"),
+                hint=f"content-type was {self.headers.get('content-type')!r}",
+                exchange=self.exchange,
+            ) from None
+
+    @property
+    def is_json(self) -> bool:
+        try:
+            json.loads(self.content)
+        except (ValueError, UnicodeDecodeError):
+            return False
+        return True
+
+    def field(self, *path: str | int) -> Any:
+        """A nested value of the JSON body, or None where the path does not exist."""
+        value: Any = self.json
+        for key in path:
+            if isinstance(key, int) and isinstance(value, list) and -len(value) <= key < len(value):
+                value = value[key]
+            elif isinstance(key, str) and isinstance(value, dict):
+                value = value.get(key)
+            else:
+                return None
+        return value
+
+
+class TargetClient:
+    """Calls the target over HTTP; the only way tests reach it."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        credentials: Credentials | None,
+        timeout: float,
+        registry: SchemaRegistry,
+        log: ExchangeLog,
+        redactor: Redactor,
+        http: httpx.Client | None = None,
+        max_bytes: int = MAX_RESPONSE_BYTES,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.credentials = credentials
+        self.timeout = timeout
+        self.registry = registry
+        self.log = log
+        self.redactor = redactor
+        self.max_bytes = max_bytes
+        self._http = http or httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False)
+
+    def with_credentials(self, credentials: Credentials | None) -> TargetClient:
+        """The same client (and connection pool) acting with other credentials."""
+        return TargetClient(
+            base_url=self.base_url,
+            credentials=credentials,
+            timeout=self.timeout,
+            registry=self.registry,
+            log=self.log,
+            redactor=self.redactor,
+            http=self._http,
+            max_bytes=self.max_bytes,
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- verbs -------------------------------------------------------------------------------
+
+    def get(self, path: str, **kwargs: Any) -> ApiResponse:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> ApiResponse:
+        return self.request("POST", path, **kwargs)
+
+    def patch(self, path: str, **kwargs: Any) -> ApiResponse:
+        return self.request("PATCH", path, **kwargs)
+
+    def delete(self, path: str, **kwargs: Any) -> ApiResponse:
+        return self.request("DELETE", path, **kwargs)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = _NO_BODY,
+        content: bytes | None = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        files: Any = None,
+        data: Mapping[str, Any] | None = None,
+        auth: Auth = DEFAULT_AUTH,
+        validate: bool = True,
+    ) -> ApiResponse:
+        """Send one request; validate and record the response.
+
+        ``path`` is relative to the base URL (``/config``) or an absolute URL. ``auth`` is
+        the client's credentials by default, other ``Credentials``, a ``RawAuthorization``
+        header, or None for no Authorization header. With ``validate`` the body must be
+        JSON and match the endpoint's schema (see ``contract.py``).
+        """
+        __tracebackhide__ = True
+        url = path if path.startswith(("http://", "https://")) else self.base_url + path
+        send_headers = dict(headers or {})
+        auth_env: tuple[str, str] | None = None
+        creds = self.credentials if isinstance(auth, _Default) else auth
+        if isinstance(creds, Credentials):
+            send_headers["Authorization"] = basic_header(creds.client_id, creds.client_secret)
+            auth_env = (creds.id_env, creds.secret_env)
+        elif isinstance(creds, RawAuthorization):
+            send_headers["Authorization"] = creds.value
+        request = self._http.build_request(
+            method,
+            url,
+            params=params,
+            headers=send_headers,
+            json=None if json is _NO_BODY else json,
+            content=content,
+            files=files,
+            data=data,
+        )
+        body = request.read() if not files else b"<multipart form>"
+        curl = build_curl(
+            method,
+            str(request.url),
+            base_url=self.base_url,
+            headers=dict(request.headers),
+            body=body,
+            auth_env=auth_env,
+            redactor=self.redactor,
+        )
+        exchange_base = {
+            "method": method,
+            "url": str(request.url),
+            "request_headers": self.redactor.headers(request.headers.items()),
+            "request_body": self.redactor.body(body, request=True),
+            "curl": curl,
+        }
+        started = time.monotonic()
+        try:
+            response = self._http.send(request, stream=True)
+            try:
+                content_bytes = self._read_capped(response)
+            finally:
+                response.close()
+        except httpx.HTTPError as exc:
+            elapsed = (time.monotonic() - started) * 1000
+            exchange = Exchange(**exchange_base, elapsed_ms=elapsed, error=_describe(exc))
+            self.log.append(exchange)
+            raise ConformanceFailure(
+                "Conventions",
+                f"the target must answer {method} {path}",
+                observed=exchange.error,
+                hint="check the base URL, that the server is up, and the request timeout "
+                f"({self.timeout:g} s)",
+                exchange=exchange,
+            ) from None
+        elapsed = (time.monotonic() - started) * 1000
+        exchange = Exchange(
+            **exchange_base,
+            status=response.status_code,
+            response_headers=self.redactor.headers(response.headers.items()),
+            response_body=self.redactor.body(content_bytes, request=False),
+            elapsed_ms=elapsed,
+        )
+        self.log.append(exchange)
+        result = ApiResponse(
+            method, _relative(url, self.base_url), response.status_code, response.headers,
+            content_bytes, exchange,
+        )  # fmt: skip
+        if validate:
+            self.validate(result)
+        return result
+
+    def _read_capped(self, response: httpx.Response) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise httpx.DecodingError(
+                    f"response larger than the {self.max_bytes} byte cap", request=response.request
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def validate(self, response: ApiResponse) -> None:
+        """Fail unless the response body is JSON matching its endpoint's schema."""
+        __tracebackhide__ = True
+        if not response.content:
+            return
+        body = response.json
+        ref = contract.response_schema(response.method, response.path, response.status, body)
+        if ref is None:
+            return
+        instances = [body]
+        if ref.is_list:
+            items = contract.list_items(body)
+            if items is None:
+                raise ConformanceFailure(
+                    ref.clause,
+                    f"{response.method} {ref.endpoint} must return a list",
+                    observed=shorten(body, 200),
+                    exchange=response.exchange,
+                )
+            instances = items
+        problems = []
+        for index, instance in enumerate(instances):
+            for violation in self.registry.violations(ref.name, instance):
+                where = format_path((index, *violation.location)) if ref.is_list else violation.path
+                problems.append(f"{where}: {violation.message}")
+        if problems:
+            shown = "; ".join(problems[:8]) + (" ..." if len(problems) > 8 else "")
+            raise ConformanceFailure(
+                ref.clause,
+                f"the {response.status} response of {response.method} {ref.endpoint} must "
+                f"match schema '{ref.name}' ({len(problems)} violation(s): {shown})",
+                exchange=response.exchange,
+            )
+
+
+def _relative(url: str, base_url: str) -> str:
+    return url[len(base_url) :] or "/" if url.startswith(base_url) else url
+
+
+def _describe(exc: httpx.HTTPError) -> str:
+    if isinstance(exc, httpx.TimeoutException):
+        return f"timed out ({type(exc).__name__})"
+    if isinstance(exc, httpx.ConnectError):
+        return f"connection failed ({exc})"
+    return f"{type(exc).__name__}: {exc}"

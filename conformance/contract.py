@@ -1,0 +1,279 @@
+"""Which schema each endpoint's response (and request body) follows.
+
+The map covers every endpoint of §4 whose response shape the interface shows. Paths are
+relative to the base URL (``/customers/{customerId}``); a full URL, a path that still
+carries the ``/2025-10-13`` version segment, a query string and a trailing slash are all
+accepted and normalised away.
+
+List endpoints whose envelope is not shown map to the schema of one item with
+``is_list=True``; :func:`list_items` finds the items whether the body is a bare array or an
+object holding one array. Error responses map by status: 400 with ``code`` ``INVALID_INPUT``
+to ``errors/error-400``, 401 to ``errors/error-401``, every other 4xx/5xx to
+``errors/error``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from conformance import INTERFACE_VERSION
+
+__all__ = [
+    "ENDPOINTS",
+    "Endpoint",
+    "SchemaRef",
+    "list_items",
+    "match_endpoint",
+    "normalize_path",
+    "request_schema",
+    "response_schema",
+    "webhook_schema",
+]
+
+_CUSTOMERS = "Customers and verification"
+_ACCOUNTS = "Accounts"
+_QUOTES = "Quotes and transactions"
+_CONFIG = "Platform configuration"
+_SANDBOX = "Cards, stablecoins, agents, auth, sandbox"
+
+# Keys tried, in order, when a list body is an object holding more than one array.
+_LIST_KEYS = ("data", "items", "results", "entries", "records", "list")
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One endpoint of §4: its response schema (for 2xx) and request-body schema, if shown."""
+
+    method: str
+    template: str
+    section: str
+    response: str | None
+    is_list: bool = False
+    request: str | None = None
+    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = re.split(r"(\{[^}/]+\})", self.template)
+        regex = "".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts if p)
+        object.__setattr__(self, "_pattern", re.compile(f"^{regex}$"))
+
+    @property
+    def clause(self) -> str:
+        """The clause text a failure cites, e.g. ``§4 Platform configuration — GET /config``."""
+        return f"§4 {self.section} — {self.method} {self.template}"
+
+    @property
+    def literal_segments(self) -> int:
+        """How many path segments are fixed words (more wins when two templates match)."""
+        return sum(1 for s in self.template.split("/") if s and not s.startswith("{"))
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether a normalised request path and method fall on this endpoint."""
+        return method == self.method and self._pattern.match(path) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaRef:
+    """The schema a response (or event) must follow, and where that rule comes from.
+
+    ``name`` is a registry name (``"quote"``, ``"errors/error-400"``). When ``is_list`` is
+    true the schema applies to each item of the list (see :func:`list_items`). ``endpoint``
+    is the path template (or the normalised path when no template matches), ``clause`` the
+    text a failure cites.
+    """
+
+    name: str
+    is_list: bool
+    endpoint: str
+    clause: str
+    method: str = ""
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    # §4 Customers and verification
+    Endpoint("POST", "/customers", _CUSTOMERS, "customer", request="requests/customer-create"),
+    Endpoint("GET", "/customers/{customerId}", _CUSTOMERS, "customer"),
+    Endpoint(
+        "PATCH",
+        "/customers/{customerId}",
+        _CUSTOMERS,
+        "customer",
+        request="requests/customer-update",
+    ),
+    Endpoint(
+        "POST",
+        "/customers/{customerId}/kyc-link",
+        _CUSTOMERS,
+        "kyc-link",
+        request="requests/kyc-link-create",
+    ),
+    Endpoint("POST", "/customers/{customerId}/verify-email", _CUSTOMERS, None),
+    Endpoint("POST", "/customers/{customerId}/verify-phone", _CUSTOMERS, None),
+    Endpoint(
+        "POST",
+        "/customers/{customerId}/verify-email/confirm",
+        _CUSTOMERS,
+        None,
+        request="requests/contact-confirm",
+    ),
+    Endpoint(
+        "POST",
+        "/customers/{customerId}/verify-phone/confirm",
+        _CUSTOMERS,
+        None,
+        request="requests/contact-confirm",
+    ),
+    Endpoint(
+        "POST",
+        "/beneficial-owners",
+        _CUSTOMERS,
+        "beneficial-owner",
+        request="requests/beneficial-owner-create",
+    ),
+    Endpoint("POST", "/documents", _CUSTOMERS, "document"),  # multipart/form-data request
+    Endpoint(
+        "POST", "/verifications", _CUSTOMERS, "verification", request="requests/verification-create"
+    ),
+    Endpoint("GET", "/verifications", _CUSTOMERS, "verification"),
+    Endpoint("GET", "/customers/agreements", _CUSTOMERS, "agreements"),
+    Endpoint("GET", "/customers/end-user-terms", _CUSTOMERS, "end-user-terms"),
+    # §4 Accounts
+    Endpoint(
+        "POST",
+        "/customers/external-accounts",
+        _ACCOUNTS,
+        "external-account",
+        request="requests/external-account-create",
+    ),
+    Endpoint("GET", "/customers/internal-accounts", _ACCOUNTS, "internal-account", is_list=True),
+    Endpoint(
+        "POST",
+        "/internal-accounts",
+        _ACCOUNTS,
+        "internal-account",
+        request="requests/internal-account-create",
+    ),
+    Endpoint("PATCH", "/internal-accounts/{id}", _ACCOUNTS, "internal-account"),
+    # §4 Quotes and transactions
+    Endpoint("POST", "/quotes", _QUOTES, "quote", request="requests/quote-create"),
+    Endpoint("POST", "/quotes/{quoteId}/execute", _QUOTES, "quote"),
+    Endpoint(
+        "POST", "/quotes/{quoteId}/authorize", _QUOTES, "quote", request="requests/quote-authorize"
+    ),
+    Endpoint("GET", "/transactions", _QUOTES, "transaction-list-item", is_list=True),
+    Endpoint("POST", "/transfer-in", _QUOTES, "transaction"),
+    Endpoint("POST", "/transfer-out", _QUOTES, "transaction"),
+    # §4 Platform configuration
+    Endpoint("GET", "/config", _CONFIG, "platform-config"),
+    Endpoint("PATCH", "/config", _CONFIG, "platform-config", request="requests/config-patch"),
+    # §4 Cards, stablecoins, agents, auth, sandbox
+    Endpoint("POST", "/sandbox/send", _SANDBOX, "transaction", request="requests/sandbox-send"),
+    Endpoint(
+        "POST",
+        "/sandbox/internal-accounts/{accountId}/fund",
+        _SANDBOX,
+        "internal-account",
+        request="requests/sandbox-fund",
+    ),
+)
+
+
+def normalize_path(path: str) -> str:
+    """Reduce a URL or path to the path relative to the base URL.
+
+    Drops scheme and host, the query string and fragment, everything up to and including a
+    ``/2025-10-13`` segment, and a trailing slash: ``https://h/v1/2025-10-13/config/?x=1``
+    becomes ``/config``.
+    """
+    route = urlsplit(path).path if "://" in path else path.split("?", 1)[0].split("#", 1)[0]
+    marker = f"/{INTERFACE_VERSION}"
+    index = route.find(marker + "/")
+    if index >= 0:
+        route = route[index + len(marker) :]
+    elif route.endswith(marker):
+        route = "/"
+    if not route.startswith("/"):
+        route = "/" + route
+    return route.rstrip("/") or "/"
+
+
+def match_endpoint(method: str, path: str) -> Endpoint | None:
+    """The endpoint a request falls on; fixed words beat placeholders (``/customers/agreements``
+    is not ``/customers/{customerId}``)."""
+    verb, route = method.upper(), normalize_path(path)
+    matches = [e for e in ENDPOINTS if e.matches(verb, route)]
+    return max(matches, key=lambda e: e.literal_segments, default=None)
+
+
+def _error_ref(verb: str, route: str, status: int, body: object) -> SchemaRef:
+    code = body.get("code") if isinstance(body, Mapping) else None
+    where = f"{verb} {route}"
+    if status == 400 and code == "INVALID_INPUT":
+        clause = f"§7 Errors — 400 INVALID_INPUT on {where}"
+        return SchemaRef("errors/error-400", False, route, clause, verb)
+    if status == 401:
+        clause = f"§7 Errors and §5 Authentication — 401 UNAUTHORIZED on {where}"
+        return SchemaRef("errors/error-401", False, route, clause, verb)
+    label = f"{status} {code}" if isinstance(code, str) else str(status)
+    return SchemaRef("errors/error", False, route, f"§7 Errors — {label} on {where}", verb)
+
+
+def response_schema(method: str, path: str, status: int, body: object) -> SchemaRef | None:
+    """The schema a response must follow, or ``None`` when the interface shows no shape.
+
+    2xx responses (other than 204) of a mapped endpoint follow its resource schema; 4xx and
+    5xx responses of any path follow an error schema chosen by status and ``code``.
+    """
+    verb = method.upper()
+    endpoint = match_endpoint(verb, path)
+    if status >= 400:
+        route = endpoint.template if endpoint else normalize_path(path)
+        return _error_ref(verb, route, status, body)
+    if endpoint is None or endpoint.response is None or not 200 <= status < 300 or status == 204:
+        return None
+    return SchemaRef(endpoint.response, endpoint.is_list, endpoint.template, endpoint.clause, verb)
+
+
+def request_schema(method: str, path: str) -> str | None:
+    """The schema name of the request body an endpoint takes, or ``None`` if not shown."""
+    endpoint = match_endpoint(method, path)
+    return endpoint.request if endpoint else None
+
+
+def list_items(body: object) -> list[object] | None:
+    """The items of a list response whose envelope is not shown.
+
+    A bare array is the list; an object holding exactly one array holds the list; with
+    several arrays the first of ``data``, ``items``, ``results``, ``entries``, ``records``,
+    ``list`` is taken. Anything else gives ``None``.
+    """
+    if isinstance(body, list):
+        return body
+    if not isinstance(body, Mapping):
+        return None
+    arrays = {key: value for key, value in body.items() if isinstance(value, list)}
+    if len(arrays) == 1:
+        return next(iter(arrays.values()))
+    for key in _LIST_KEYS:
+        if key in arrays:
+            return arrays[key]
+    return None
+
+
+def webhook_schema(body: object) -> SchemaRef:
+    """The schema a webhook delivery follows (§6 Events), chosen by its ``type``."""
+    event_type = body.get("type") if isinstance(body, Mapping) else None
+    is_test = isinstance(body, Mapping) and (body.get("test") is True or event_type == "TEST")
+    if is_test:
+        return SchemaRef("webhooks/test-event", False, "webhook", "§6 Events — test event")
+    if isinstance(event_type, str):
+        if event_type.startswith(("OUTGOING_PAYMENT.", "INCOMING_PAYMENT.")):
+            clause = f"§6 Events — {event_type} (data is the Transaction)"
+            return SchemaRef("webhooks/payment-event", False, "webhook", clause)
+        if event_type.startswith("CARD_TRANSACTION."):
+            clause = f"§6 Events — {event_type} (data is the card transaction)"
+            return SchemaRef("webhooks/card-transaction-event", False, "webhook", clause)
+    return SchemaRef("webhooks/envelope", False, "webhook", "§6 Events — envelope")

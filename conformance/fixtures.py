@@ -1,0 +1,170 @@
+"""Public fixtures of the conformance suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+from conformance.client import TargetClient
+from conformance.evidence import Redactor
+from conformance.locks import platform_lock
+from conformance.markers import ADVISORY_PROPERTY
+from conformance.profile import Credentials, TargetProfile
+from conformance.schemas import SchemaRegistry, default_registry
+from conformance.sink import SinkView
+from conformance.state import STATE_KEY, SessionState
+
+__all__ = [
+    "adapter",
+    "advisory",
+    "client",
+    "production_credentials",
+    "profile",
+    "restore_config",
+    "schema_registry",
+    "second_client",
+    "webhook_sink",
+    "webhook_sink_url",
+]
+
+
+def _state(config: pytest.Config) -> SessionState:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        pytest.skip("the conformance target is not configured in this run")
+    return state
+
+
+@pytest.fixture(scope="session")
+def profile(pytestconfig: pytest.Config) -> TargetProfile:
+    """The target profile of this run."""
+    return _state(pytestconfig).profile
+
+
+@pytest.fixture(scope="session")
+def schema_registry() -> SchemaRegistry:
+    """The JSON Schema registry, loaded once per session."""
+    return default_registry()
+
+
+@pytest.fixture(scope="session")
+def client(
+    pytestconfig: pytest.Config, profile: TargetProfile, schema_registry: SchemaRegistry
+) -> Iterator[TargetClient]:
+    """The client acting as the primary platform."""
+    assert profile.base_url is not None
+    target = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary,
+        timeout=profile.request_timeout,
+        registry=schema_registry,
+        log=_state(pytestconfig).log,
+        redactor=Redactor(profile.secrets),
+    )
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="session")
+def second_client(client: TargetClient, profile: TargetProfile) -> TargetClient:
+    """The client acting as a second platform (isolation tests)."""
+    if profile.second is None:
+        pytest.skip(
+            "needs a second platform's credentials (--second-client-id/--second-client-secret "
+            "or CONFORMANCE_SECOND_CLIENT_ID/_SECRET)"
+        )
+    return client.with_credentials(profile.second)
+
+
+@pytest.fixture(scope="session")
+def production_credentials(profile: TargetProfile) -> Credentials:
+    """Production credentials, for environment-binding tests."""
+    if profile.production is None:
+        pytest.skip(
+            "needs production credentials (--production-client-id/--production-client-secret "
+            "or CONFORMANCE_PRODUCTION_CLIENT_ID/_SECRET)"
+        )
+    return profile.production
+
+
+@pytest.fixture(scope="session")
+def webhook_sink(pytestconfig: pytest.Config, profile: TargetProfile) -> SinkView:
+    """The webhook sink, registered as the target's ``webhookEndpoint`` for this run."""
+    state = _state(pytestconfig)
+    if not profile.writes_allowed:
+        pytest.skip(
+            "the webhook sink changes webhookEndpoint, which is off in production "
+            "(opt in with --allow-production-writes true)"
+        )
+    if state.sink_error is not None:
+        pytest.fail(f"the webhook sink could not be set up: {state.sink_error}", pytrace=False)
+    if state.sink_control_url is None:
+        pytest.skip("the webhook sink is not running (its parts were not selected)")
+    return SinkView(state.sink_control_url, public_key=profile.webhook_public_key)
+
+
+@pytest.fixture(scope="session")
+def webhook_sink_url(pytestconfig: pytest.Config) -> str | None:
+    """The sink's URL when it is registered with the target, else None."""
+    state = _state(pytestconfig)
+    return state.sink_url if state.sink_error is None else None
+
+
+@pytest.fixture
+def advisory(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """Record an observation about unspecified behaviour; listed in reports, never failing."""
+
+    def record(message: str) -> None:
+        request.node.user_properties.append((ADVISORY_PROPERTY, message))
+
+    return record
+
+
+class Adapter:
+    """Calls the adapter hooks (triggers the interface names but does not show)."""
+
+    def __init__(self, config: pytest.Config, profile: TargetProfile) -> None:
+        self._config = config
+        self._profile = profile
+
+    def call(self, hook_name: str, **kwargs: Any) -> Any:
+        """Call an adapter hook; skip the test when no adapter implements it."""
+        hook = getattr(self._config.hook, hook_name)
+        result = hook(profile=self._profile, **kwargs)
+        if result is None:
+            pytest.skip(f"needs adapter hook '{hook_name}' (give --adapter a module with it)")
+        return result
+
+
+@pytest.fixture(scope="session")
+def adapter(pytestconfig: pytest.Config, profile: TargetProfile) -> Adapter:
+    """The target's adapter, for triggers the interface does not show."""
+    return Adapter(pytestconfig, profile)
+
+
+@pytest.fixture
+def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], None]]:
+    """Take the platform's configuration lock, snapshot it, and PATCH it back afterwards.
+
+    Call the yielded function with another client (e.g. ``second_client``) to do the same
+    for that platform. Tests that change configuration use this fixture, so under xdist
+    they take turns instead of seeing each other's changes.
+    """
+    from conformance.config_bodies import editable_snapshot
+
+    with ExitStack() as stack:
+        snapshots: list[tuple[TargetClient, dict[str, Any]]] = []
+
+        def remember(target: TargetClient) -> None:
+            assert target.credentials is not None
+            stack.enter_context(platform_lock(target.base_url, target.credentials.client_id))
+            config = target.get("/config", validate=False).json
+            snapshots.append((target, editable_snapshot(config)))
+
+        remember(client)
+        yield remember
+        for target, body in reversed(snapshots):
+            target.patch("/config", json=body, validate=False)

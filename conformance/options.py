@@ -1,0 +1,222 @@
+"""Command-line options of the plugin: names, environment variables and the option group.
+
+Every target setting can come from a flag, a ``CONFORMANCE_*`` environment variable or the
+TOML profile file; the precedence is flag > environment > file (see ``profile.py``).
+Option names are constants so the CLI and the self-tests use the same spelling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+GROUP = "conformance"
+GROUP_DESCRIPTION = "conformance target (flag > CONFORMANCE_* environment variable > profile file)"
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One target setting: its flag, its environment variable and its key in the profile file."""
+
+    flag: str
+    env: str
+    key: str
+    help: str
+    kind: str = "str"  # str | bool | float | list | choice
+    choices: tuple[str, ...] = ()
+
+    @property
+    def dest(self) -> str:
+        return "conformance_" + self.key
+
+
+PROFILE_FLAG = "--conformance-profile"
+PROFILE_ENV = "CONFORMANCE_PROFILE"
+PARTS_FLAG = "--conformance-parts"
+PARTS_ENV = "CONFORMANCE_PARTS"
+
+BASE_URL = Setting(
+    "--target-url",
+    "CONFORMANCE_BASE_URL",
+    "base_url",
+    "base URL of the target, with or without the /2025-10-13 segment; "
+    "when no target is given the embedded reference sandbox is started",
+)
+CLIENT_ID = Setting("--client-id", "CONFORMANCE_CLIENT_ID", "client_id", "API token id")
+CLIENT_SECRET = Setting(
+    "--client-secret", "CONFORMANCE_CLIENT_SECRET", "client_secret", "API client secret"
+)
+SECOND_CLIENT_ID = Setting(
+    "--second-client-id",
+    "CONFORMANCE_SECOND_CLIENT_ID",
+    "second_client_id",
+    "token id of a second platform (isolation tests)",
+)
+SECOND_CLIENT_SECRET = Setting(
+    "--second-client-secret",
+    "CONFORMANCE_SECOND_CLIENT_SECRET",
+    "second_client_secret",
+    "secret of a second platform",
+)
+PRODUCTION_CLIENT_ID = Setting(
+    "--production-client-id",
+    "CONFORMANCE_PRODUCTION_CLIENT_ID",
+    "production_client_id",
+    "a production token id (environment-binding tests)",
+)
+PRODUCTION_CLIENT_SECRET = Setting(
+    "--production-client-secret",
+    "CONFORMANCE_PRODUCTION_CLIENT_SECRET",
+    "production_client_secret",
+    "the production secret",
+)
+WEBHOOK_KEY = Setting(
+    "--webhook-public-key",
+    "CONFORMANCE_WEBHOOK_PUBLIC_KEY",
+    "webhook_public_key",
+    "the service's webhook public key: a PEM file path or the PEM text",
+)
+ENVIRONMENT = Setting(
+    "--target-environment",
+    "CONFORMANCE_ENVIRONMENT",
+    "environment",
+    "environment the credentials belong to (default: sandbox)",
+    kind="choice",
+    choices=("sandbox", "production"),
+)
+REGULATED = Setting(
+    "--regulated",
+    "CONFORMANCE_REGULATED",
+    "regulated",
+    "the platform is regulated (true/false, default false)",
+    kind="bool",
+)
+SKIP_PAPERWORK = Setting(
+    "--skip-verification-paperwork",
+    "CONFORMANCE_SKIP_VERIFICATION_PAPERWORK",
+    "skip_verification_paperwork",
+    "the sandbox setting Skip verification paperwork is on (true/false, default false)",
+    kind="bool",
+)
+FEATURES = Setting(
+    "--features",
+    "CONFORMANCE_FEATURES",
+    "features",
+    "comma-separated features enabled for the platform (e.g. rule-based-accounts,sca,cards)",
+    kind="list",
+)
+ADAPTER = Setting(
+    "--adapter",
+    "CONFORMANCE_ADAPTER",
+    "adapter",
+    "importable module implementing the conformance adapter hooks",
+)
+REPORT_DIR = Setting(
+    "--report-dir",
+    "CONFORMANCE_REPORT_DIR",
+    "report_dir",
+    "folder for summary.json and summary.md (default: reports)",
+)
+TIMEOUT = Setting(
+    "--request-timeout",
+    "CONFORMANCE_REQUEST_TIMEOUT",
+    "request_timeout",
+    "per-request timeout in seconds (default: 10)",
+    kind="float",
+)
+ALLOW_PRODUCTION_WRITES = Setting(
+    "--allow-production-writes",
+    "CONFORMANCE_ALLOW_PRODUCTION_WRITES",
+    "allow_production_writes",
+    "in production, also run tests that move money or change configuration (true/false)",
+    kind="bool",
+)
+SINK_HOST = Setting(
+    "--sink-host",
+    "CONFORMANCE_SINK_HOST",
+    "sink_host",
+    "address the webhook sink listens on (default: 127.0.0.1)",
+)
+SINK_HTTPS = Setting(
+    "--sink-https",
+    "CONFORMANCE_SINK_HTTPS",
+    "sink_https",
+    "serve the webhook sink over HTTPS with a throwaway CA (true/false)",
+    kind="bool",
+)
+SINK_PUBLIC_URL = Setting(
+    "--sink-public-url",
+    "CONFORMANCE_SINK_PUBLIC_URL",
+    "sink_public_url",
+    "public URL (e.g. a tunnel) that forwards to the webhook sink",
+)
+WEBHOOK_TIMEOUT = Setting(
+    "--webhook-timeout",
+    "CONFORMANCE_WEBHOOK_TIMEOUT",
+    "webhook_timeout",
+    "how long to wait for a webhook delivery, in seconds (default: 20)",
+    kind="float",
+)
+EMBEDDED_ARGS = Setting(
+    "--embedded-args",
+    "CONFORMANCE_EMBEDDED_ARGS",
+    "embedded_args",
+    "extra flags for the embedded reference sandbox (e.g. '--regulated --fault NAME')",
+)
+
+SETTINGS: tuple[Setting, ...] = (
+    BASE_URL,
+    CLIENT_ID,
+    CLIENT_SECRET,
+    SECOND_CLIENT_ID,
+    SECOND_CLIENT_SECRET,
+    PRODUCTION_CLIENT_ID,
+    PRODUCTION_CLIENT_SECRET,
+    WEBHOOK_KEY,
+    ENVIRONMENT,
+    REGULATED,
+    SKIP_PAPERWORK,
+    FEATURES,
+    ADAPTER,
+    REPORT_DIR,
+    TIMEOUT,
+    ALLOW_PRODUCTION_WRITES,
+    SINK_HOST,
+    SINK_HTTPS,
+    SINK_PUBLIC_URL,
+    WEBHOOK_TIMEOUT,
+    EMBEDDED_ARGS,
+)
+
+# Profile-file tables that are not single flags.
+FIELD_NAMES_TABLE = "field_names"
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register the conformance option group on pytest's parser."""
+    group = parser.getgroup(GROUP, GROUP_DESCRIPTION)
+    group.addoption(
+        PROFILE_FLAG,
+        dest="conformance_profile",
+        default=None,
+        metavar="FILE",
+        help=f"TOML profile file describing the target (env {PROFILE_ENV})",
+    )
+    group.addoption(
+        PARTS_FLAG,
+        dest="conformance_parts",
+        default=None,
+        metavar="PARTS",
+        help="comma-separated spec parts to run: resources, transitions, endpoints, auth, "
+        f"webhooks, errors, limits, versioning (env {PARTS_ENV})",
+    )
+    for setting in SETTINGS:
+        metavar = {"bool": "true|false", "float": "SECONDS", "list": "A,B"}.get(setting.kind)
+        group.addoption(
+            setting.flag,
+            dest=setting.dest,
+            default=None,
+            metavar=metavar or setting.key.upper(),
+            help=f"{setting.help} (env {setting.env}; profile key '{setting.key}')",
+        )

@@ -1,0 +1,278 @@
+"""The pytest plugin (``pytest11`` entry point ``conformance``).
+
+The plugin is active when the run collects the conformance suites. The controlling process
+then resolves the target profile, starts the embedded reference sandbox when no target is
+given, starts the webhook sink and registers it, and writes the summary; xdist workers get
+the resolved profile and the sink's address through ``workerinput``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from typing import Any
+
+import allure
+import pytest
+from hypothesis import HealthCheck, settings
+
+from conformance import hookspecs, options
+from conformance.client import ExchangeLog, TargetClient
+from conformance.embedded import EmbeddedStartError, start_embedded
+from conformance.evidence import Redactor
+from conformance.markers import apply_item_labels, item_part, register_markers, select_parts
+from conformance.markers import skip_reason as marker_skip_reason
+from conformance.profile import TargetProfile, load_profile
+from conformance.reporting import SummaryReporter
+from conformance.requirements import PARTS, default_catalogue
+from conformance.schemas import default_registry
+from conformance.state import STATE_KEY, SessionState
+
+SUITES_DIR = Path(__file__).resolve().parent / "suites"
+MAX_ATTACHED_EXCHANGES = 40
+SINK_PARTS = frozenset({"webhooks", "transitions"})
+
+# One failure per test, so its message is the conformance clause, not an exception group.
+_HYPOTHESIS_BASE = {
+    "deadline": None,
+    "report_multiple_bugs": False,
+    "suppress_health_check": [HealthCheck.too_slow],
+}
+settings.register_profile("dev", max_examples=15, **_HYPOTHESIS_BASE)
+settings.register_profile(
+    "ci", max_examples=25, derandomize=True, print_blob=True, **_HYPOTHESIS_BASE
+)
+settings.register_profile("thorough", max_examples=200, **_HYPOTHESIS_BASE)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    options.add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def _runs_suites(config: pytest.Config) -> bool:
+    """Whether this run collects the conformance suites (plain project tests do not)."""
+    if config.getoption("conformance_parts"):
+        return True
+    for arg in config.args:
+        if arg.startswith("conformance.suites"):
+            return True
+        path = Path(arg.split("::", 1)[0])
+        if not path.is_absolute():
+            path = Path(config.invocation_params.dir) / path
+        try:
+            resolved = path.resolve()
+        except OSError:
+            continue
+        if resolved == SUITES_DIR or SUITES_DIR in resolved.parents:
+            return True
+    return False
+
+
+def _selected_parts(config: pytest.Config) -> frozenset[str]:
+    raw = config.getoption("conformance_parts") or os.environ.get(options.PARTS_ENV) or ""
+    parts = frozenset(p.strip() for p in raw.split(",") if p.strip())
+    unknown = sorted(parts - set(PARTS))
+    if unknown:
+        raise pytest.UsageError(
+            f"conformance: {options.PARTS_FLAG}={raw!r}: unknown part(s) {', '.join(unknown)}. "
+            f"Use any of: {', '.join(PARTS)}."
+        )
+    return parts or frozenset(PARTS)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    register_markers(config)
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        data = workerinput.get("conformance")
+        if data is not None:
+            state = SessionState.from_worker_input(data)
+            config.stash[STATE_KEY] = state
+            _activate(config, state)
+        return
+    if not _runs_suites(config):
+        return
+    parts = _selected_parts(config)
+    profile = load_profile(config)
+    state = SessionState(profile=profile)
+    config.stash[STATE_KEY] = state
+    if profile.embedded:
+        _start_embedded(state)
+    if parts & SINK_PARTS and state.profile.writes_allowed:
+        _start_sink(state)
+    _activate(config, state)
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
+    report_dir = Path(state.profile.report_dir)
+    config.pluginmanager.register(
+        SummaryReporter(report_dir, default_catalogue(), _target_view(state.profile)),
+        "conformance-summary",
+    )
+
+
+def _activate(config: pytest.Config, state: SessionState) -> None:
+    """Register what every process of an active run needs."""
+    config.pluginmanager.import_plugin("conformance.fixtures")
+    if state.profile.adapter:
+        try:
+            module = importlib.import_module(state.profile.adapter)
+        except ImportError as exc:
+            raise pytest.UsageError(
+                f"conformance: {options.ADAPTER.flag}={state.profile.adapter!r}: cannot import "
+                f"({exc}). Give an importable module implementing the adapter hooks."
+            ) from exc
+        if not config.pluginmanager.is_registered(module):
+            config.pluginmanager.register(module, "conformance-adapter")
+    if config.getoption("hypothesis_profile", None) is None:
+        settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def _target_view(profile: TargetProfile) -> dict[str, Any]:
+    return {"base_url": profile.base_url, "environment": profile.environment}
+
+
+def _start_embedded(state: SessionState) -> None:
+    profile = state.profile
+    flags = []
+    if profile.regulated:
+        flags.append("--regulated")
+    if profile.skip_verification_paperwork:
+        flags.append("--skip-verification-paperwork")
+    args = " ".join([*flags, profile.embedded_args]).strip()
+    try:
+        sandbox = start_embedded(args)
+    except EmbeddedStartError as exc:
+        raise pytest.UsageError(f"conformance: {exc}") from exc
+    info = sandbox.info
+    state.embedded = sandbox
+    state.profile = profile.with_target(
+        info["base_url"],
+        client_id=info["client_id"],
+        client_secret=info["client_secret"],
+        second_client_id=info.get("second_client_id"),
+        second_client_secret=info.get("second_client_secret"),
+        production_client_id=info.get("production_client_id"),
+        production_client_secret=info.get("production_client_secret"),
+        webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
+    )
+
+
+def _start_sink(state: SessionState) -> None:
+    from conformance.sink import EndpointRegistration, SinkServer
+
+    profile = state.profile
+    server = SinkServer(
+        host=profile.sink_host, https=profile.sink_https, public_url=profile.sink_public_url
+    )
+    server.start()
+    state.sink_server = server
+    state.sink_url = server.url
+    state.sink_control_url = server.control_url
+    assert profile.base_url is not None
+    plumbing = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary,
+        timeout=profile.request_timeout,
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor(profile.secrets),
+    )
+    registration = EndpointRegistration(
+        get_config=lambda: plumbing.get("/config", validate=False).json,
+        patch_config=lambda body: plumbing.patch("/config", json=body, validate=False).json,
+        sink_url=server.url,
+    )
+    try:
+        registration.register()
+        state.registration = registration
+    except Exception as exc:  # any failure here is the target's; report it in the tests
+        state.sink_error = f"registering {server.url} as webhookEndpoint failed: {exc}"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or hasattr(config, "workerinput"):
+        return
+    if state.registration is not None:
+        state.registration.restore()
+        state.registration.uninstall()
+    if state.sink_server is not None:
+        state.sink_server.stop()
+    if state.embedded is not None:
+        state.embedded.stop()
+
+
+class _XdistBridge:
+    """Hands the resolved session to each xdist worker."""
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput["conformance"] = self.state.worker_input()
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        return
+    select_parts(items, _selected_parts(config), config)
+    for item in items:
+        part = item_part(item)
+        if part is not None:
+            apply_item_labels(item, part)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None or item_part(item) is None:
+        return
+    state.log.take()  # evidence belongs to one test
+    reason = marker_skip_reason(item, state.profile, item.config)
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None or item_part(item) is None:
+        return
+    report: pytest.TestReport = outcome.get_result()
+    if call.when == "call" or (call.when == "setup" and not report.passed):
+        exchanges = state.log.take()
+        _attach_exchanges(exchanges)
+        if report.failed and exchanges:
+            shown = exchanges[-5:]
+            text = "\n\n".join(e.to_text() for e in shown)
+            report.sections.append(
+                (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
+            )
+
+
+def _attach_exchanges(exchanges: list[Any]) -> None:
+    if not exchanges:
+        return
+    shown = exchanges[-MAX_ATTACHED_EXCHANGES:]
+    if len(exchanges) > len(shown):
+        allure.attach(
+            f"{len(exchanges)} exchanges; the last {len(shown)} are attached",
+            name="exchanges",
+            attachment_type=allure.attachment_type.TEXT,
+        )
+    for index, exchange in enumerate(shown, 1):
+        allure.attach(
+            exchange.to_text(),
+            name=f"{index:02d} {exchange.summary()}",
+            attachment_type=allure.attachment_type.TEXT,
+        )

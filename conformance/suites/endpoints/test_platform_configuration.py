@@ -1,0 +1,192 @@
+"""§4 Platform configuration — GET /config and PATCH /config."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from conformance.config_bodies import (
+    READ_ONLY_CURRENCY_KEYS,
+    known_currency_codes,
+    valid_config_patches,
+)
+from conformance.failures import check, fail
+
+pytestmark = pytest.mark.resource("PlatformConfig")
+
+CLAUSE = "§4 Platform configuration"
+
+
+def _currency_view(entries):
+    """Currency entries keyed by code, without the read-only and server-added keys."""
+    keys = ("currencyCode", "minAmount", "maxAmount")
+    view = {}
+    for entry in entries or []:
+        fields = sorted(
+            (f.get("name"), f.get("mandatory")) for f in entry.get("requiredCounterpartyFields", [])
+        )
+        view[entry.get("currencyCode")] = (tuple(entry.get(k) for k in keys), tuple(fields))
+    return view
+
+
+def assert_echoed(sent, config, exchange):
+    """Every field of an accepted PATCH reads back as sent."""
+    __tracebackhide__ = True
+    for name, value in sent.items():
+        if name == "supportedCurrencies":
+            same = _currency_view(config.get(name)) == _currency_view(value)
+        else:
+            same = config.get(name) == value
+        if not same:
+            fail(
+                CLAUSE,
+                f"PATCH /config returns the PlatformConfig with the accepted {name}",
+                expected=value,
+                observed=config.get(name),
+                exchange=exchange,
+            )
+
+
+@pytest.mark.requirement("CONFIG-GET-RESOURCE")
+def test_get_config_returns_the_platform_config(client):
+    response = client.get("/config")
+    check(
+        response.status == 200,
+        CLAUSE,
+        "GET /config returns the PlatformConfig",
+        expected=200,
+        observed=response.status,
+        exchange=response.exchange,
+    )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-PATCH-FIELDS")
+def test_valid_patches_are_accepted_echoed_and_kept(client, restore_config, webhook_sink_url):
+    known = known_currency_codes(client.get("/config").json)
+
+    @given(body=valid_config_patches(known, webhook_sink_url))
+    def accepted(body):
+        response = client.patch("/config", json=body)
+        check(
+            response.status == 200,
+            CLAUSE,
+            "PATCH /config accepts any of umaDomain, webhookEndpoint, supportedCurrencies "
+            "with valid values",
+            expected=200,
+            observed=(response.status, response.content[:300]),
+            exchange=response.exchange,
+        )
+        assert_echoed(body, response.json, response.exchange)
+        again = client.get("/config")
+        assert_echoed(body, again.json, again.exchange)
+
+    accepted()
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-PROVIDER-FIELDS-READONLY")
+def test_provider_required_customer_fields_are_read_only(client, restore_config):
+    config = client.get("/config").json
+    entries = [
+        {k: v for k, v in e.items() if k not in READ_ONLY_CURRENCY_KEYS}
+        for e in config.get("supportedCurrencies") or []
+    ]
+    if not entries:
+        pytest.skip("the platform lists no supportedCurrencies entry to patch")
+    seen = []
+    for attempt in ([], ["TAX_ID", "BUSINESS_NAME", "EMAIL", "PHONE_NUMBER"]):
+        body = {
+            "supportedCurrencies": [
+                dict(e, providerRequiredCustomerFields=attempt) for e in entries
+            ]
+        }
+        response = client.patch("/config", json=body)
+        if response.status == 400:
+            continue  # refusing a read-only field is a valid answer
+        check(
+            response.status == 200,
+            CLAUSE,
+            "PATCH /config with a read-only field either ignores it or refuses it with 400",
+            observed=response.status,
+            exchange=response.exchange,
+        )
+        seen.append(
+            {e.get("currencyCode"): e.get("providerRequiredCustomerFields")
+             for e in response.json.get("supportedCurrencies", [])}
+        )  # fmt: skip
+    if len(seen) == 2:
+        check(
+            seen[0] == seen[1],
+            "§2 Resources and their fields — PlatformConfig",
+            "providerRequiredCustomerFields is read-only: it must not take the value a PATCH sends",
+            expected=seen[0],
+            observed=seen[1],
+        )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-PER-PLATFORM")
+def test_each_platform_sees_only_its_own_configuration(client, second_client, restore_config):
+    restore_config(second_client)
+    first_before = client.get("/config").json
+    second_before = second_client.get("/config").json
+    check(
+        first_before.get("id") != second_before.get("id"),
+        CLAUSE,
+        "two platforms have two configurations",
+        observed=(first_before.get("id"), second_before.get("id")),
+    )
+    domain = f"isolation-{second_before.get('id', 'x')[-8:].lower()}.example.com"
+    changed = second_client.patch("/config", json={"umaDomain": domain})
+    check(changed.status == 200, CLAUSE, "PATCH /config by the second platform is accepted",
+          observed=changed.status, exchange=changed.exchange)  # fmt: skip
+    first_after = client.get("/config")
+    check(
+        first_after.json.get("umaDomain") == first_before.get("umaDomain"),
+        CLAUSE,
+        "a platform's PATCH /config must not change another platform's configuration",
+        expected=first_before.get("umaDomain"),
+        observed=first_after.json.get("umaDomain"),
+        exchange=first_after.exchange,
+    )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-PATCH-PARTIAL")
+def test_patch_changes_only_the_fields_it_sends(client, restore_config):
+    before = client.get("/config").json
+    domain = "partial-" + before.get("id", "x")[-8:].lower() + ".example.com"
+    response = client.patch("/config", json={"umaDomain": domain})
+    assert_echoed({"umaDomain": domain}, response.json, response.exchange)
+    for name in (
+        "webhookEndpoint",
+        "supportedCurrencies",
+        "feeConfigs",
+        "cardTokenization2faConfig",
+    ):
+        check(
+            response.json.get(name) == before.get(name),
+            CLAUSE,
+            f"PATCH /config with umaDomain alone leaves {name} as it was",
+            expected=before.get(name),
+            observed=response.json.get(name),
+            exchange=response.exchange,
+        )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-PROXY-SUBDOMAIN-ASSIGNED")
+def test_proxy_uma_subdomain_is_assigned_by_the_service(client, restore_config):
+    before = client.get("/config").json.get("proxyUmaSubdomain")
+    response = client.patch("/config", json={"proxyUmaSubdomain": "chosen-by-the-platform"})
+    if response.status == 400:
+        return  # refusing to change an assigned field is a valid answer
+    check(
+        response.status == 200 and response.json.get("proxyUmaSubdomain") == before,
+        "§2 Resources and their fields — PlatformConfig",
+        "proxyUmaSubdomain is assigned by the service; PATCH /config does not set it",
+        expected=before,
+        observed=(response.status, response.field("proxyUmaSubdomain")),
+        exchange=response.exchange,
+    )

@@ -1,0 +1,1 @@
+"""Suite for the 'errors' spec part."""

@@ -1,0 +1,95 @@
+"""§7 Errors — 400 INVALID_INPUT on PATCH /config, every invalid field named at once."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from conformance.assertions import assert_invalid_input
+from conformance.config_bodies import invalid_config_patches, known_currency_codes
+from conformance.failures import check
+
+pytestmark = pytest.mark.resource("PlatformConfig")
+
+CLAUSE = "§7 Errors"
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("ERROR-400-INVALID-INPUT", "ERROR-400-ENVELOPE", "ERROR-400-ALL-FIELDS")
+def test_two_invalid_fields_are_both_named(client, restore_config):
+    body = {"umaDomain": "not a domain", "webhookEndpoint": "http://example.com/hooks"}
+    response = client.patch("/config", json=body)
+    assert_invalid_input(response, [("umaDomain",), ("webhookEndpoint",)])
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("ERROR-400-ALL-FIELDS", "ERROR-400-ENVELOPE")
+def test_generated_invalid_patches_name_every_invalid_field(client, profile, restore_config):
+    codes = known_currency_codes(client.get("/config").json)
+    names = profile.fee_config_names
+
+    @given(case=invalid_config_patches(codes, names))
+    def rejected(case):
+        before = client.get("/config", validate=False).json
+        response = client.patch("/config", json=case.body)
+        assert_invalid_input(response, list(case.invalid))
+        after = client.get("/config", validate=False).json
+        check(
+            after.get("umaDomain") == before.get("umaDomain")
+            and after.get("supportedCurrencies") == before.get("supportedCurrencies"),
+            CLAUSE,
+            "a rejected PATCH /config changes nothing",
+            expected=before.get("umaDomain"),
+            observed=after.get("umaDomain"),
+        )
+
+    rejected()
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-WEBHOOK-HTTPS")
+@pytest.mark.parametrize(
+    "endpoint", ["http://example.com/hooks", "ftp://example.com/hooks", "not a url"]
+)
+def test_webhook_endpoint_must_be_https(client, restore_config, endpoint):
+    response = client.patch("/config", json={"webhookEndpoint": endpoint})
+    assert_invalid_input(response, [("webhookEndpoint",)])
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-CURRENCY-CODE-ISO4217")
+@pytest.mark.parametrize("code", ["usd", "US", "DOLLARS", 840])
+def test_currency_codes_must_be_iso_4217(client, restore_config, code):
+    entry = {"currencyCode": code, "minAmount": 1, "maxAmount": 100,
+             "requiredCounterpartyFields": []}  # fmt: skip
+    response = client.patch("/config", json={"supportedCurrencies": [entry]})
+    assert_invalid_input(response, [("supportedCurrencies", 0, "currencyCode")])
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-CURRENCY-AMOUNTS-REQUIRED", "CONFIG-COUNTERPARTY-FIELDS")
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"minAmount": None}, ("minAmount",)),
+        ({"maxAmount": "1000"}, ("maxAmount",)),
+        ({"minAmount": 2.5}, ("minAmount",)),
+        ({"requiredCounterpartyFields": None}, ("requiredCounterpartyFields",)),
+        (
+            {"requiredCounterpartyFields": [{"name": "SHOE_SIZE", "mandatory": True}]},
+            ("requiredCounterpartyFields", 0, "name"),
+        ),
+    ],
+    ids=["min-missing", "max-string", "min-float", "counterparty-missing", "counterparty-name"],
+)
+def test_currency_entry_rules(client, restore_config, change, path):
+    codes = known_currency_codes(client.get("/config").json) or ["USD"]
+    entry = {"currencyCode": codes[0], "minAmount": 1, "maxAmount": 100,
+             "requiredCounterpartyFields": [{"name": "FULL_NAME", "mandatory": True}]}  # fmt: skip
+    for key, value in change.items():
+        if value is None:
+            entry.pop(key)
+        else:
+            entry[key] = value
+    response = client.patch("/config", json={"supportedCurrencies": [entry]})
+    assert_invalid_input(response, [("supportedCurrencies", 0, *path)])

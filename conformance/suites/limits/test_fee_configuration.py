@@ -1,0 +1,51 @@
+"""§8 Limits — platform fee configuration applies to USD source currency only."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.assertions import assert_invalid_input, assert_status
+from conformance.failures import check
+
+pytestmark = pytest.mark.resource("PlatformConfig")
+
+CLAUSE = "§8 Limits"
+
+
+def fee_entry(names, currency, bps=25, fixed=10):
+    return {names["currency"]: currency, names["variable_bps"]: bps, names["fixed"]: fixed}
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-FEES-USD-ONLY")
+@pytest.mark.parametrize("currency", ["EUR", "GBP", "MXN"])
+def test_fee_configuration_for_another_source_currency_is_rejected(
+    client, profile, restore_config, currency
+):
+    names = profile.fee_config_names
+    response = client.patch("/config", json={"feeConfigs": [fee_entry(names, currency)]})
+    assert_invalid_input(response, [("feeConfigs", 0, names["currency"])], clause=CLAUSE)
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-FEES-USD-ONLY", "CONFIG-FEE-CONFIGS-SHAPE")
+def test_fee_configuration_for_usd_is_accepted(client, profile, restore_config):
+    """The positive control: the same entry in USD is accepted (names from the profile)."""
+    names = profile.fee_config_names
+    fees = [fee_entry(names, "USD")]
+    response = client.patch("/config", json={"feeConfigs": fees})
+    assert_status(
+        response,
+        200,
+        CLAUSE,
+        "a USD fee configuration (variable basis points and a fixed amount) is accepted; "
+        f"field names from the profile: {names}",
+    )
+    check(
+        response.json.get("feeConfigs") == fees,
+        "§2 Resources and their fields — PlatformConfig",
+        "feeConfigs holds the standing platform fee as configured",
+        expected=fees,
+        observed=response.json.get("feeConfigs"),
+        exchange=response.exchange,
+    )

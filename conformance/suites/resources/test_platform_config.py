@@ -1,0 +1,107 @@
+"""§2 Resources and their fields — PlatformConfig, as GET /config returns it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.config_bodies import USER_INFO_FIELD_NAMES
+from conformance.failures import check
+
+pytestmark = pytest.mark.resource("PlatformConfig")
+
+CLAUSE = "§2 Resources and their fields — PlatformConfig"
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+UTC_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$")
+
+
+@pytest.mark.requirement("CONFIG-RESOURCE-FIELDS", "COMMON-ID-FORMAT", "COMMON-JSON-BODIES")
+def test_platform_config_follows_its_schema(client):
+    response = client.get("/config")  # the client validates against the PlatformConfig schema
+    config = response.json
+    check(
+        isinstance(config.get("id"), str) and re.fullmatch(rf"PlatformConfig:{UUID}", config["id"]),
+        "Conventions",
+        "record identifiers have the form PlatformConfig:<uuid>",
+        observed=config.get("id"),
+        exchange=response.exchange,
+    )
+
+
+@pytest.mark.requirement("COMMON-TIMESTAMP-UTC")
+def test_platform_config_timestamps_are_utc(client):
+    response = client.get("/config")
+    for name in ("createdAt", "updatedAt"):
+        value = response.json.get(name)
+        if value is None:
+            continue  # presence is the schema's business
+        check(
+            isinstance(value, str) and UTC_TIMESTAMP.match(value),
+            "Conventions",
+            f"timestamps are ISO 8601 UTC strings; {name} is not",
+            observed=value,
+            exchange=response.exchange,
+        )
+
+
+@pytest.mark.requirement(
+    "CONFIG-CURRENCY-AMOUNTS-REQUIRED", "CONFIG-COUNTERPARTY-FIELDS", "COMMON-MONEY-INTEGER"
+)
+def test_supported_currency_entries_carry_their_required_fields(client):
+    response = client.get("/config")
+    entries = response.json.get("supportedCurrencies") or []
+    if not entries:
+        pytest.skip("the platform lists no supportedCurrencies entry to inspect")
+    for index, entry in enumerate(entries):
+        for name in ("minAmount", "maxAmount"):
+            value = entry.get(name)
+            check(
+                isinstance(value, int) and not isinstance(value, bool),
+                CLAUSE,
+                f"supportedCurrencies[{index}].{name} is a required integer in the smallest unit",
+                observed=value,
+                exchange=response.exchange,
+            )
+        check(
+            isinstance(entry.get("requiredCounterpartyFields"), list),
+            CLAUSE,
+            f"supportedCurrencies[{index}].requiredCounterpartyFields is a required array",
+            observed=entry.get("requiredCounterpartyFields"),
+            exchange=response.exchange,
+        )
+
+
+@pytest.mark.requirement("CONFIG-UMA-DOMAIN-DEFAULT")
+def test_an_uma_domain_always_applies(client):
+    response = client.get("/config")
+    domain = response.json.get("umaDomain")
+    check(
+        isinstance(domain, str) and domain.strip() != "",
+        CLAUSE,
+        "umaDomain is the domain of all UMA addresses, and a default applies when none is set",
+        observed=domain,
+        exchange=response.exchange,
+    )
+
+
+@pytest.mark.requirement("CONFIG-PROVIDER-FIELDS-NAMES")
+def test_provider_required_customer_fields_are_user_info_field_names(client):
+    response = client.get("/config")
+    for index, entry in enumerate(response.json.get("supportedCurrencies") or []):
+        names = entry.get("providerRequiredCustomerFields")
+        if names is None:
+            continue  # the field is read-only and may be omitted
+        unknown = (
+            [n for n in names if n not in USER_INFO_FIELD_NAMES]
+            if isinstance(names, list)
+            else names
+        )
+        check(
+            isinstance(names, list) and not unknown,
+            CLAUSE,
+            f"supportedCurrencies[{index}].providerRequiredCustomerFields holds UserInfoFieldName "
+            f"values ({', '.join(USER_INFO_FIELD_NAMES)})",
+            observed=unknown,
+            exchange=response.exchange,
+        )

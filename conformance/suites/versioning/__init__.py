@@ -1,0 +1,1 @@
+"""Suite for the 'versioning' spec part."""

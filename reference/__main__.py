@@ -1,0 +1,5 @@
+"""``python -m reference``: see ``reference.cli``."""
+
+from reference.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,172 @@
+"""Stored PlatformConfig rows (§2 PlatformConfig): seeding, reading, writing, rendering."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reference.clock import iso, later_than, utc_now
+from reference.db import Database, from_json, to_json
+from reference.platforms import Platform
+from reference.settings import ServerSettings
+from reference.user_info import provider_required_customer_fields
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS platform_configs (
+        platform_id TEXT PRIMARY KEY REFERENCES platforms(id),
+        id TEXT NOT NULL UNIQUE,
+        default_uma_domain TEXT NOT NULL,
+        uma_domain TEXT,
+        proxy_uma_subdomain TEXT NOT NULL,
+        webhook_endpoint TEXT,
+        supported_currencies TEXT NOT NULL,
+        fee_configs TEXT NOT NULL,
+        card_tokenization_2fa_config TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+)
+
+# Both platforms start with USD and EUR so quotes work before any PATCH.
+_SEED_CURRENCIES: list[dict[str, Any]] = [
+    {
+        "currencyCode": "USD",
+        "minAmount": 1,
+        "maxAmount": 100_000_000,
+        "requiredCounterpartyFields": [
+            {"name": "FULL_NAME", "mandatory": True},
+            {"name": "BIRTH_DATE", "mandatory": False},
+        ],
+    },
+    {
+        "currencyCode": "EUR",
+        "minAmount": 1,
+        "maxAmount": 100_000_000,
+        "requiredCounterpartyFields": [
+            {"name": "FULL_NAME", "mandatory": True},
+            {"name": "NATIONALITY", "mandatory": False},
+        ],
+    },
+]
+
+
+def _nullable_json(value: Any) -> str | None:
+    return None if value is None else to_json(value)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+# API field name -> (column, how the validated value is stored). Only these are writable.
+_WRITABLE: Mapping[str, tuple[str, Callable[[Any], Any]]] = {
+    "umaDomain": ("uma_domain", _identity),
+    "webhookEndpoint": ("webhook_endpoint", _identity),
+    "supportedCurrencies": ("supported_currencies", to_json),
+    "feeConfigs": ("fee_configs", to_json),
+    "cardTokenization2faConfig": ("card_tokenization_2fa_config", _nullable_json),
+}
+WRITABLE_FIELDS = tuple(_WRITABLE)
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformConfig:
+    """One platform's configuration as stored."""
+
+    id: str
+    uma_domain: str
+    proxy_uma_subdomain: str
+    webhook_endpoint: str | None
+    supported_currencies: list[dict[str, Any]]
+    fee_configs: list[dict[str, Any]]
+    card_tokenization_2fa_config: dict[str, str] | None
+    created_at: str
+    updated_at: str
+
+
+def seed_config(db: Database, platform: Platform) -> None:
+    """Give ``platform`` its initial configuration unless it already has one."""
+    now = iso(utc_now())
+    db.execute(
+        """INSERT OR IGNORE INTO platform_configs
+           (platform_id, id, default_uma_domain, proxy_uma_subdomain, supported_currencies,
+            fee_configs, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, '[]', ?, ?)""",
+        (
+            platform.id,
+            f"PlatformConfig:{uuid.uuid4()}",
+            f"{platform.role}.sandbox.uma.example",
+            f"{platform.role}-{secrets.token_hex(4)}",
+            to_json(_SEED_CURRENCIES),
+            now,
+            now,
+        ),
+    )
+
+
+def load_config(db: Database, platform_id: str) -> PlatformConfig:
+    """The configuration of ``platform_id`` (every seeded platform has one)."""
+    row = db.fetchone("SELECT * FROM platform_configs WHERE platform_id = ?", (platform_id,))
+    if row is None:
+        raise LookupError(f"platform {platform_id} has no configuration")
+    return PlatformConfig(
+        id=row["id"],
+        # "a default domain applies when none is set" (§2 PlatformConfig)
+        uma_domain=row["uma_domain"] or row["default_uma_domain"],
+        proxy_uma_subdomain=row["proxy_uma_subdomain"],
+        webhook_endpoint=row["webhook_endpoint"],
+        supported_currencies=from_json(row["supported_currencies"]),
+        fee_configs=from_json(row["fee_configs"]),
+        card_tokenization_2fa_config=from_json(row["card_tokenization_2fa_config"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def apply_changes(db: Database, platform_ids: Iterable[str], changes: Mapping[str, Any]) -> None:
+    """Write validated ``changes`` (API field name -> value) to each platform's config and
+    move its ``updatedAt`` forward."""
+    fields = [name for name in WRITABLE_FIELDS if name in changes]
+    if not fields:
+        return
+    assignments = ", ".join(f"{_WRITABLE[name][0]} = ?" for name in fields)
+    values = [_WRITABLE[name][1](changes[name]) for name in fields]
+    with db.transaction():
+        for platform_id in platform_ids:
+            updated_at = later_than(load_config(db, platform_id).updated_at)
+            db.execute(
+                f"UPDATE platform_configs SET {assignments}, updated_at = ? WHERE platform_id = ?",
+                (*values, updated_at, platform_id),
+            )
+
+
+def render(config: PlatformConfig, settings: ServerSettings) -> dict[str, Any]:
+    """The PlatformConfig response body; the two rendering fault modes live here."""
+    currencies = []
+    for entry in config.supported_currencies:
+        rendered = {
+            **entry,
+            "providerRequiredCustomerFields": provider_required_customer_fields(
+                entry["currencyCode"]
+            ),
+        }
+        if settings.has_fault("config-wrong-type"):
+            rendered["minAmount"] = str(rendered["minAmount"])
+        currencies.append(rendered)
+    body: dict[str, Any] = {
+        "id": config.id,
+        "umaDomain": config.uma_domain,
+        "proxyUmaSubdomain": config.proxy_uma_subdomain,
+        "webhookEndpoint": config.webhook_endpoint,
+        "supportedCurrencies": currencies,
+        "feeConfigs": config.fee_configs,
+        "cardTokenization2faConfig": config.card_tokenization_2fa_config,
+        "createdAt": config.created_at,
+        "updatedAt": config.updated_at,
+    }
+    if settings.has_fault("config-missing-id"):
+        del body["id"]
+    return body

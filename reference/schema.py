@@ -1,0 +1,15 @@
+"""Every table of the sandbox, in creation order (a table after the ones it references).
+
+A module that owns tables exports ``SCHEMA``; add it here to have it created at start-up.
+"""
+
+from __future__ import annotations
+
+from reference import config_store, outbox, platforms, signing
+
+STATEMENTS: tuple[str, ...] = (
+    *platforms.SCHEMA,
+    *signing.SCHEMA,
+    *config_store.SCHEMA,
+    *outbox.SCHEMA,
+)

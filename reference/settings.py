@@ -1,0 +1,48 @@
+"""Start-up settings of the reference sandbox, fixed for the life of the process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reference import INTERFACE_VERSION
+from reference.faults import FAULTS
+
+# The version segment the `wrong-version-segment` fault serves instead of the real one.
+WRONG_VERSION = "2024-01-01"
+
+IN_MEMORY = ":memory:"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Everything the command line decides; handlers read it, never change it."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    db_path: str = IN_MEMORY
+    regulated: bool = False
+    skip_verification_paperwork: bool = False
+    quote_lifetime_s: float = 60.0
+    faults: frozenset[str] = field(default_factory=frozenset)
+    client_id: str | None = None
+    client_secret: str | None = None
+
+    def has_fault(self, name: str) -> bool:
+        """Whether fault mode ``name`` is on.
+
+        Asking for a name outside the catalogue is a programming error, caught here so a
+        typo in a guard cannot silently disable a fault.
+        """
+        if name not in FAULTS:
+            raise KeyError(f"unknown fault mode {name!r}")
+        return name in self.faults
+
+    @property
+    def api_version(self) -> str:
+        """The date segment the routes are served under."""
+        return WRONG_VERSION if self.has_fault("wrong-version-segment") else INTERFACE_VERSION
+
+    @property
+    def base_path(self) -> str:
+        """The versioned base path, e.g. ``/2025-10-13``."""
+        return f"/{self.api_version}"

@@ -1,0 +1,75 @@
+"""Each fault mode of the reference makes the tests meant to catch it fail, in the right part.
+
+This is the proof that the suite's checks can fail: the reference breaks one stated
+behaviour and the named tests must report it with the clause.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .runner import conformance_run
+
+# fault -> (part, tests that must fail)
+FAULTS = {
+    "config-wrong-type": ("resources", ["test_platform_config_follows_its_schema"]),
+    "config-missing-id": ("resources", ["test_platform_config_follows_its_schema"]),
+    "config-patch-ignored": ("endpoints", ["test_valid_patches_are_accepted_echoed_and_kept"]),
+    "config-shared-across-platforms": (
+        "endpoints",
+        ["test_each_platform_sees_only_its_own_configuration"],
+    ),
+    "validation-first-error-only": (
+        "errors",
+        [
+            "test_two_invalid_fields_are_both_named",
+            "test_generated_invalid_patches_name_every_invalid_field",
+        ],
+    ),
+    "config-accept-http-webhook": ("errors", ["test_webhook_endpoint_must_be_https"]),
+    "config-fee-any-currency": (
+        "limits",
+        ["test_fee_configuration_for_another_source_currency_is_rejected"],
+    ),
+    "auth-accept-missing": ("auth", ["test_missing_credentials_are_refused"]),
+    "auth-accept-wrong-secret": ("auth", ["test_wrong_secret_is_refused"]),
+    "auth-accept-production-keys": ("auth", ["test_production_keys_do_not_work_in_the_sandbox"]),
+    "auth-no-reason": (
+        "auth",
+        [
+            "test_missing_credentials_are_refused",
+            "test_malformed_authorization_is_refused",
+            "test_wrong_secret_is_refused",
+        ],
+    ),
+    "webhook-forged-signature": ("webhooks", ["test_test_event_is_signed"]),
+    "webhook-tampered-body": ("webhooks", ["test_test_event_is_signed"]),
+    "webhook-unsigned": ("webhooks", ["test_test_event_is_signed"]),
+    "webhook-test-not-sent": ("webhooks", ["test_test_event_reaches_the_configured_endpoint"]),
+    "webhook-test-wrong-shape": ("webhooks", ["test_test_event_has_the_documented_shape"]),
+    "wrong-version-segment": (
+        "versioning",
+        [
+            "test_the_current_version_is_served_under_its_date_segment",
+            "test_the_profile_base_url_carries_the_current_version",
+        ],
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_fault_mode_is_caught(tmp_path, fault):
+    part, must_fail = FAULTS[fault]
+    result = conformance_run(
+        tmp_path, f"--parts={part}", f"--embedded-args=--fault {fault}", "--webhook-timeout=3"
+    )
+    assert result.code == 1, f"exit {result.code}; expected 1\n{result.output[-3000:]}"
+    failures = result.summary["failures"]
+    failed_names = {f["nodeid"].split("::")[-1].split("[")[0] for f in failures}
+    missed = [name for name in must_fail if name not in failed_names]
+    assert not missed, f"{fault} was not caught by {missed}; failed: {sorted(failed_names)}"
+    for failure in failures:
+        assert failure["part"] == part
+        assert failure["requirements"], failure
+        assert "§" in failure["message"] or "Conventions" in failure["message"], failure["message"]

@@ -1,0 +1,89 @@
+"""Markers, skips with reasons, parts and report files, driven from outside with pytester."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+SUITE_TEST = """
+import pytest
+
+@pytest.mark.requirement("AUTH-BASIC-REQUIRED")
+def test_reaches_the_target(client):
+    assert client.get("/config").status == 200
+
+@pytest.mark.feature("cards")
+@pytest.mark.requirement("AUTH-BASIC-REQUIRED")
+def test_needs_a_feature(client):
+    pass
+
+@pytest.mark.adapter_hook("conformance_issue_card")
+@pytest.mark.requirement("AUTH-BASIC-REQUIRED")
+def test_needs_an_adapter(client):
+    pass
+
+@pytest.mark.requirement("AUTH-401-REASON")
+def test_records_an_advisory(advisory):
+    advisory("the server answered slowly")
+"""
+
+
+def make_suite(pytester):
+    suite = pytester.mkdir("suites") / "auth"
+    suite.mkdir()
+    (suite / "test_sample.py").write_text(SUITE_TEST)
+
+
+def test_skips_name_the_missing_setting_and_reports_are_written(pytester):
+    make_suite(pytester)
+    report_dir = pytester.path / "out"
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=auth",
+        f"--report-dir={report_dir}",
+        f"--junitxml={report_dir / 'junit.xml'}",
+        f"--alluredir={report_dir / 'allure-results'}",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+    )
+    result.assert_outcomes(passed=2, skipped=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*feature 'cards' is not enabled for the target*--features*",
+            "*needs adapter hook 'conformance_issue_card'*--adapter*",
+        ]
+    )
+    summary = json.loads((report_dir / "summary.json").read_text())
+    assert summary["parts"]["auth"] == {"passed": 2, "failed": 0, "skipped": 2, "errors": 0}
+    assert summary["target"]["environment"] == "sandbox"
+    assert summary["advisories"][0]["message"] == "the server answered slowly"
+    statuses = {r["id"]: r["status"] for r in summary["requirements"]}
+    assert statuses["AUTH-BASIC-REQUIRED"] == "passed"
+    assert statuses["CONFIG-GET-RESOURCE"] == "untested"
+    assert (report_dir / "summary.md").read_text().startswith("# Conformance run: PASSED")
+    labels = []
+    for path in (report_dir / "allure-results").glob("*-result.json"):
+        labels += [(lbl["name"], lbl["value"]) for lbl in json.loads(path.read_text())["labels"]]
+    assert ("epic", "auth") in labels
+    assert ("feature", "Authentication") in labels
+    assert ("story", "AUTH-BASIC-REQUIRED") in labels
+    junit = ET.parse(report_dir / "junit.xml").getroot()
+    props = [p.get("name") for p in junit.iter("property")]
+    assert "conformance_part" in props
+
+
+def test_parts_deselect_other_suites(pytester):
+    make_suite(pytester)
+    other = pytester.path / "suites" / "limits"
+    other.mkdir()
+    (other / "test_other.py").write_text(
+        'import pytest\n\n@pytest.mark.requirement("CONFIG-FEES-USD-ONLY")\n'
+        "def test_other():\n    pass\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=limits",
+        "-p",
+        "no:cacheprovider",
+        f"--report-dir={pytester.path / 'out'}",
+    )
+    result.assert_outcomes(passed=1, deselected=4)

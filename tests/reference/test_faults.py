@@ -1,0 +1,194 @@
+"""Each fault mode breaks exactly the behaviour it names (the self-tests rely on it)."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+
+from reference.faults import FAULTS
+
+from .reference_helpers import (
+    RunningSandbox,
+    WebhookReceiver,
+    signature_valid,
+    start_sandboxes,
+    stop_all,
+    with_webhook_id,
+)
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        CHECKS[name] = function
+        return function
+
+    return register
+
+
+def deliver_test_event(sandbox: RunningSandbox, receiver: WebhookReceiver):
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        response = client.post("/sandbox/webhooks/test")
+    assert response.status_code == 200
+    [delivery] = receiver.wait_for(bool)
+    return response.json()["webhookId"], delivery
+
+
+@check("config-wrong-type")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        entries = client.get("/config").json()["supportedCurrencies"]
+    assert all(isinstance(e["minAmount"], str) for e in entries)
+
+
+@check("config-missing-id")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        assert "id" not in client.get("/config").json()
+
+
+@check("config-patch-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        response = client.patch("/config", json={"umaDomain": "new.example.com"})
+        assert response.status_code == 200
+        assert client.get("/config").json()["umaDomain"] != "new.example.com"
+
+
+@check("validation-first-error-only")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        response = client.patch("/config", json={"umaDomain": 1, "feeConfigs": 2})
+    assert response.status_code == 400
+    assert len(response.json()["details"]["errors"]) == 1
+
+
+@check("config-accept-http-webhook")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        response = client.patch("/config", json={"webhookEndpoint": "http://example.com/h"})
+    assert response.status_code == 200
+
+
+@check("config-fee-any-currency")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    fees = [{"sourceCurrency": "EUR", "fixedFee": 1}]
+    with sandbox.client() as client:
+        response = client.patch("/config", json={"feeConfigs": fees})
+    assert response.status_code == 200
+    assert response.json()["feeConfigs"] == fees
+
+
+@check("config-shared-across-platforms")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client, sandbox.client("second") as second:
+        client.patch("/config", json={"umaDomain": "leaked.example.com"})
+        assert second.get("/config").json()["umaDomain"] == "leaked.example.com"
+
+
+@check("auth-accept-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client(None) as anonymous:
+        assert anonymous.get("/config").status_code == 200
+
+
+@check("auth-accept-wrong-secret")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    token_id, _ = sandbox.credentials()
+    response = httpx.get(f"{sandbox.base_url}/config", auth=(token_id, "wrong"))
+    assert response.status_code == 200
+
+
+@check("auth-accept-production-keys")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client("production") as production:
+        assert production.get("/config").status_code == 200
+
+
+@check("auth-no-reason")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    response = httpx.get(f"{sandbox.base_url}/config")
+    assert response.status_code == 401
+    assert "reason" not in response.json()
+    assert "reason" not in response.json().get("details", {})
+
+
+@check("webhook-forged-signature")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    _, delivery = deliver_test_event(sandbox, receiver)
+    signature = delivery.headers["X-Service-Signature"]
+    base64.b64decode(signature, validate=True)  # still a well-formed signature
+    assert not signature_valid(sandbox.banner["webhook_public_key_pem"], delivery.body, signature)
+
+
+@check("webhook-tampered-body")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    webhook_id, delivery = deliver_test_event(sandbox, receiver)
+    assert delivery.json()["webhookId"] == webhook_id  # same JSON value, other bytes
+    assert not signature_valid(
+        sandbox.banner["webhook_public_key_pem"],
+        delivery.body,
+        delivery.headers["X-Service-Signature"],
+    )
+
+
+@check("webhook-unsigned")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    _, delivery = deliver_test_event(sandbox, receiver)
+    assert "X-Service-Signature" not in delivery.headers
+
+
+@check("webhook-test-not-sent")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        assert client.post("/sandbox/webhooks/test").status_code == 200
+    # Proving an absence needs a bounded wait; a healthy sandbox delivers in milliseconds.
+    with pytest.raises(AssertionError, match="not met"):
+        receiver.wait_for(bool, timeout=1.0)
+
+
+@check("webhook-test-wrong-shape")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    webhook_id, delivery = deliver_test_event(sandbox, receiver)
+    event = delivery.json()
+    assert "webhookId" not in event and event["test"] is False
+    assert not with_webhook_id(webhook_id)([delivery])
+
+
+@check("wrong-version-segment")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    assert sandbox.base_url.endswith("/2024-01-01")
+    right = sandbox.base_url.replace("/2024-01-01", "/2025-10-13")
+    token_id, secret = sandbox.credentials()
+    assert httpx.get(f"{right}/config", auth=(token_id, secret)).status_code == 404
+    with sandbox.client() as client:
+        assert client.get("/config").status_code == 200
+
+
+def test_every_fault_in_the_catalogue_has_a_check() -> None:
+    assert set(CHECKS) == set(FAULTS)
+
+
+@pytest.fixture(scope="module")
+def fault_sandboxes() -> Iterator[dict[str, RunningSandbox]]:
+    """One sandbox per fault mode, started together to keep the module fast."""
+    names = sorted(FAULTS)
+    started = start_sandboxes(*(("--fault", name) for name in names))
+    yield dict(zip(names, started, strict=True))
+    stop_all(started)
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_fault_breaks_its_behaviour(
+    fault_sandboxes: dict[str, RunningSandbox], receiver: WebhookReceiver, fault: str
+) -> None:
+    sandbox = fault_sandboxes[fault]
+    assert sandbox.banner["faults"] == [fault]
+    CHECKS[fault](sandbox, receiver)

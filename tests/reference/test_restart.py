@@ -1,0 +1,61 @@
+"""A restart with the same ``--db`` keeps platforms, credentials, config, key and outbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .reference_helpers import WebhookReceiver, signature_valid, with_webhook_id
+
+
+def test_restart_keeps_state_and_delivers_pending_events(
+    launch, receiver: WebhookReceiver, tmp_path: Path
+) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    first = launch(db=db)
+    receiver.default_status = 500  # keep the event undelivered while the first run lives
+    with first.client() as client:
+        client.patch(
+            "/config", json={"umaDomain": "kept.example.com", "webhookEndpoint": receiver.url}
+        )
+        config = client.get("/config").json()
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    receiver.wait_for(with_webhook_id(webhook_id))
+    assert first.stop() == 0
+
+    receiver.default_status = 200
+    second = launch(db=db)
+    for key in (
+        "client_id",
+        "client_secret",
+        "second_client_id",
+        "second_client_secret",
+        "production_client_id",
+        "production_client_secret",
+        "webhook_public_key_pem",
+    ):
+        assert second.banner[key] == first.banner[key], key
+    with second.client() as client:
+        assert client.get("/config").json() == config
+    deliveries = receiver.wait_for(
+        lambda ds: any(d.answered == 200 and with_webhook_id(webhook_id)([d]) for d in ds)
+    )
+    delivered = deliveries[-1]
+    assert signature_valid(
+        second.banner["webhook_public_key_pem"],
+        delivered.body,
+        delivered.headers["X-Service-Signature"],
+    )
+
+
+def test_fixed_credentials_replace_the_stored_pair(launch, tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    first = launch(db=db)
+    assert first.stop() == 0
+    second = launch("--client-id", "tok_sbx_pinned", "--client-secret", "pinned", db=db)
+    assert second.credentials() == ("tok_sbx_pinned", "pinned")
+    assert second.banner["second_client_id"] == first.banner["second_client_id"]
+    with second.client() as client:
+        assert client.get("/config").status_code == 200
+    assert second.stop() == 0
+    third = launch("--client-id", "tok_sbx_pinned", "--client-secret", "pinned", db=db)
+    assert third.credentials() == ("tok_sbx_pinned", "pinned")

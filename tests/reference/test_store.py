@@ -1,0 +1,108 @@
+"""The SQLite store and the outbox, in process: atomicity and thread safety that later
+money movement relies on, and the event envelope of ``enqueue_event``."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from reference.db import Database
+from reference.outbox import MAX_ATTEMPTS, Outbox
+from reference.platforms import PRIMARY, seed_platforms
+from reference.schema import STATEMENTS
+from reference.services import open_services
+from reference.settings import ServerSettings
+
+
+@pytest.fixture
+def db() -> Database:
+    database = Database(":memory:")
+    database.create_schema(["CREATE TABLE counter (id INTEGER PRIMARY KEY, n INTEGER)"])
+    database.execute("INSERT INTO counter (id, n) VALUES (1, 0)")
+    return database
+
+
+def count(db: Database) -> int:
+    row = db.fetchone("SELECT n FROM counter WHERE id = 1")
+    assert row is not None
+    return int(row["n"])
+
+
+def test_transaction_rolls_back_on_error(db: Database) -> None:
+    with pytest.raises(RuntimeError), db.transaction():
+        db.execute("UPDATE counter SET n = n + 1")
+        raise RuntimeError("boom")
+    assert count(db) == 0
+
+
+def test_nested_transaction_rolls_back_only_its_part(db: Database) -> None:
+    with db.transaction():
+        db.execute("UPDATE counter SET n = n + 1")
+        with pytest.raises(RuntimeError), db.transaction():
+            db.execute("UPDATE counter SET n = n + 10")
+            raise RuntimeError("inner")
+    assert count(db) == 1
+
+
+def test_read_modify_write_transactions_do_not_interleave(db: Database) -> None:
+    def bump() -> None:
+        for _ in range(50):
+            with db.transaction():
+                current = count(db)
+                db.execute("UPDATE counter SET n = ?", (current + 1,))
+
+    threads = [threading.Thread(target=bump) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert count(db) == 400
+
+
+def test_enqueue_event_writes_the_envelope_to_the_outbox(tmp_path: Path) -> None:
+    services = open_services(ServerSettings(db_path=str(tmp_path / "s.sqlite3")))
+    try:
+        primary = seed_platforms(services.db)[PRIMARY]
+        data = {"id": "Transaction:1", "status": "COMPLETED"}
+        assert (
+            services.webhooks.enqueue_event(primary.id, "OUTGOING_PAYMENT.COMPLETED", data) is None
+        )
+        services.db.execute(
+            "UPDATE platform_configs SET webhook_endpoint = ? WHERE platform_id = ?",
+            ("https://hooks.example.com/x", primary.id),
+        )
+        event_id = services.webhooks.enqueue_event(primary.id, "OUTGOING_PAYMENT.COMPLETED", data)
+        assert event_id is not None and re.fullmatch(r"Webhook:[0-9a-f-]{36}", event_id)
+        [row] = Outbox(services.db).due(now=float("inf"))
+        assert row.target_url == "https://hooks.example.com/x"
+        envelope = json.loads(row.body)
+        assert list(envelope) == ["id", "type", "timestamp", "data"]
+        assert envelope["id"] == event_id and envelope["data"] == data
+        assert envelope["type"] == "OUTGOING_PAYMENT.COMPLETED"
+    finally:
+        services.db.close()
+
+
+def test_outbox_gives_up_after_the_last_attempt() -> None:
+    db = Database(":memory:")
+    db.create_schema(STATEMENTS)
+    platform = seed_platforms(db)[PRIMARY]
+    outbox = Outbox(db)
+    outbox.enqueue(
+        event_id="Webhook:x",
+        platform_id=platform.id,
+        event_type="TEST",
+        target_url="https://example.com",
+        body=b"{}",
+    )
+    for attempt in range(MAX_ATTEMPTS):
+        [row] = outbox.due(now=float("inf"))
+        assert row.attempts == attempt
+        outbox.record_failed_attempt(row, 500, "HTTP 500", now=0.0)
+    assert outbox.due(now=float("inf")) == []
+    state = db.fetchone("SELECT state, attempts FROM webhook_outbox")
+    assert state is not None and (state["state"], state["attempts"]) == ("failed", MAX_ATTEMPTS)

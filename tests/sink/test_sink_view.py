@@ -1,0 +1,187 @@
+"""The reader: long-poll waits with deadlines, timeouts that say what arrived, dedup, keys."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from conformance.sink import Delivery, SinkServer, SinkTimeout, SinkUnavailable, SinkView
+
+from .sink_helpers import envelope, sign_ec, transaction_id
+
+
+def _post(http: httpx.Client, sink: SinkServer, body: bytes, signature: str | None = None) -> None:
+    headers = {"Content-Type": "application/json"}
+    if signature is not None:
+        headers["X-Service-Signature"] = signature
+    assert http.post(sink.url, content=body, headers=headers).status_code == 200
+
+
+def _post_when_waited_on(sink: SinkServer, body: bytes, waiters: int = 1) -> threading.Thread:
+    """Deliver ``body`` once ``waiters`` long polls are waiting on the store (no sleeps)."""
+
+    def run() -> None:
+        assert sink.store.wait_for_waiters(waiters, timeout=10)
+        with httpx.Client(trust_env=False, timeout=10) as client:
+            client.post(sink.url, content=body)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_deliveries_are_cached_incrementally(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    assert view.deliveries() == []
+    _post(http, sink, envelope("TEST", event_id="Webhook:1"))
+    _post(http, sink, envelope("TEST", event_id="Webhook:2"))
+    assert [d.event_id for d in view.deliveries()] == ["Webhook:1", "Webhook:2"]
+    _post(http, sink, envelope("TEST", event_id="Webhook:3"))
+    assert [d.seq for d in view.deliveries()] == [1, 2, 3]
+    assert view.health()["deliveries"] == 3
+
+
+def test_wait_for_finds_a_delivery_that_arrived_before_the_call(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    _post(http, sink, envelope("OUTGOING_PAYMENT.PROCESSING", txn))
+    found = view.wait_for_event("OUTGOING_PAYMENT.PROCESSING", txn, timeout=5)
+    assert found.resource_id == txn
+
+
+def test_wait_for_returns_when_the_delivery_arrives(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    _post(http, sink, envelope("TEST"))  # something that does not match
+    sender = _post_when_waited_on(sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn))
+    started = time.monotonic()
+    found = view.wait_for(
+        lambda d: d.resource_id == txn, timeout=20, description="COMPLETED for the transaction"
+    )
+    elapsed = time.monotonic() - started
+    sender.join(timeout=10)
+    assert found.event_type == "OUTGOING_PAYMENT.COMPLETED"
+    assert elapsed < 10
+
+
+def test_a_timeout_names_the_wait_and_lists_what_arrived(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    _post(http, sink, envelope("OUTGOING_PAYMENT.PROCESSING", txn, event_id="Webhook:p"))
+    _post(http, sink, envelope("TEST", event_id="Webhook:t"))
+    with pytest.raises(SinkTimeout) as info:
+        view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=0.2)
+    message = str(info.value)
+    assert isinstance(info.value, AssertionError)
+    assert f"waiting for OUTGOING_PAYMENT.COMPLETED event for {txn}" in message
+    assert "0.2 s" in message
+    assert f"#1 OUTGOING_PAYMENT.PROCESSING id=Webhook:p resource={txn}" in message
+    assert "#2 TEST id=Webhook:t" in message
+    assert len(info.value.arrived) == 2
+
+
+def test_a_timeout_summary_shows_at_most_twenty(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    for n in range(25):
+        _post(http, sink, envelope("TEST", event_id=f"Webhook:{n}"))
+    with pytest.raises(SinkTimeout) as info:
+        view.wait_for(lambda d: False, timeout=0, description="nothing")
+    message = str(info.value)
+    assert "the last 20 of 25" in message
+    assert "#5 " not in message and "#6 TEST" in message and "#25 TEST" in message
+
+
+def test_a_timeout_with_nothing_arrived_says_so(view: SinkView) -> None:
+    with pytest.raises(SinkTimeout, match="no delivery arrived at all"):
+        view.wait_for(lambda d: True, timeout=0.05, description="anything")
+
+
+def test_two_views_in_separate_threads_both_see_deliveries(sink: SinkServer) -> None:
+    txn = transaction_id()
+    seen: dict[str, Delivery] = {}
+
+    def read(name: str) -> None:
+        with SinkView(sink.control_url) as reader:
+            seen[name] = reader.wait_for_event("OUTGOING_PAYMENT.PROCESSING", txn, timeout=20)
+
+    readers = [threading.Thread(target=read, args=(name,)) for name in ("a", "b")]
+    for reader in readers:
+        reader.start()
+    _post_when_waited_on(sink, envelope("OUTGOING_PAYMENT.PROCESSING", txn), waiters=2).join(10)
+    for reader in readers:
+        reader.join(timeout=10)
+    assert seen["a"].seq == seen["b"].seq == 1
+
+
+def test_a_redelivered_envelope_counts_once(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    processing = envelope("OUTGOING_PAYMENT.PROCESSING", txn, at=0, event_id="Webhook:one")
+    _post(http, sink, processing)
+    _post(http, sink, processing)  # the target retried
+    _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, at=1, event_id="Webhook:two"))
+    assert [(d.seq, d.event_id) for d in view.events_for(txn)] == [
+        (1, "Webhook:one"),
+        (3, "Webhook:two"),
+    ]
+    matches = view.wait_for_all(
+        lambda d: d.resource_id == txn, 2, timeout=5, description="both events"
+    )
+    assert [d.seq for d in matches] == [1, 3]
+    with pytest.raises(SinkTimeout, match=r"wanted 3, got 2"):
+        view.wait_for_all(lambda d: d.resource_id == txn, 3, timeout=0.05, description="three")
+
+
+def test_after_a_mark_only_later_deliveries_count(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    _post(http, sink, envelope("TEST", event_id="Webhook:before"))
+    mark = view.mark()
+    _post(http, sink, envelope("TEST", event_id="Webhook:after"))
+    found = view.wait_for(
+        lambda d: d.event_type == "TEST", timeout=5, description="TEST", after=mark
+    )
+    assert found.event_id == "Webhook:after"
+
+
+def test_signatures_are_checked_with_the_configured_key(
+    sink: SinkServer,
+    view: SinkView,
+    http: httpx.Client,
+    ec_key: ec.EllipticCurvePrivateKey,
+    other_ec_key: ec.EllipticCurvePrivateKey,
+) -> None:
+    good = envelope("TEST", event_id="Webhook:good")
+    _post(http, sink, good, sign_ec(ec_key, good))
+    _post(http, sink, good, sign_ec(other_ec_key, good))
+    _post(http, sink, good)
+    first, second, third = view.deliveries()
+    assert view.signature(first).valid
+    assert not view.signature(second).valid
+    assert view.signature(third).reason == "missing X-Service-Signature header"
+    pem = ec_key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    with SinkView(sink.control_url, public_key=pem.decode()) as from_pem:
+        assert from_pem.signature(first).valid
+    with SinkView(sink.control_url) as keyless:
+        check = keyless.signature(first)
+    assert (check.valid, check.reason) == (False, "no webhook public key configured")
+
+
+def test_an_unreachable_control_api_is_reported() -> None:
+    with SinkServer() as gone:
+        url = gone.control_url
+    with SinkView(url, timeout_s=2) as reader, pytest.raises(SinkUnavailable, match=url):
+        reader.deliveries()

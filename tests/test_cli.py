@@ -1,0 +1,111 @@
+"""The `conformance` command: exit codes, the embedded default, a served target, secrets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conformance.cli import build_parser, pytest_arguments
+
+from .conformance_runs.runner import conformance_run
+
+
+def test_run_builds_the_documented_pytest_command(tmp_path):
+    ns = build_parser().parse_args(
+        ["run", "--parts", "auth,webhooks", "--report-dir", str(tmp_path), "-n", "2",
+         "--target-url", "http://h/2025-10-13", "--", "-k", "secret"]
+    )  # fmt: skip
+    args = pytest_arguments(ns)
+    assert f"--alluredir={tmp_path / 'allure-results'}" in args
+    assert f"--junitxml={tmp_path / 'junit.xml'}" in args
+    assert "--conformance-parts=auth,webhooks" in args
+    assert args[args.index("-n") + 1] == "2"
+    assert "--target-url=http://h/2025-10-13" in args
+    assert args[-2:] == ["-k", "secret"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "--target-url", "http://127.0.0.1:9/2025-10-13"],  # no credentials
+        ["run", "--parts", "nonsense"],
+        ["run", "--request-timeout", "soon"],
+        ["launch"],
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, argv):
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *argv, "--report-dir", str(tmp_path)]
+        if argv[0] == "run" else [sys.executable, "-m", "conformance.cli", *argv],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def served():
+    """`conformance serve` on a free port, with fixed credentials."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance.cli", "serve", "--port", "0",
+         "--client-id", "tok_cli_test", "--client-secret", "s3cr3t-value-for-redaction"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    info = json.loads(process.stdout.readline())
+    yield info
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_serve_prints_the_output_contract_line(served):
+    for key in ("base_url", "client_id", "client_secret", "webhook_public_key_pem"):
+        assert served[key]
+    assert served["base_url"].endswith("/2025-10-13")
+    assert served["client_id"] == "tok_cli_test"
+
+
+def target_flags(info, secret=None):
+    return [
+        f"--target-url={info['base_url']}",
+        f"--client-id={info['client_id']}",
+        f"--client-secret={secret or info['client_secret']}",
+        f"--second-client-id={info['second_client_id']}",
+        f"--second-client-secret={info['second_client_secret']}",
+        f"--production-client-id={info['production_client_id']}",
+        f"--production-client-secret={info['production_client_secret']}",
+        f"--webhook-public-key={info['webhook_public_key_pem']}",
+    ]
+
+
+@pytest.mark.slow
+def test_a_served_target_passes_and_no_secret_reaches_a_report(tmp_path, served):
+    result = conformance_run(tmp_path, *target_flags(served), "--parts=auth,endpoints,webhooks")
+    assert result.code == 0, result.output[-3000:]
+    secrets = [served["client_secret"], served["second_client_secret"],
+               served["production_client_secret"]]  # fmt: skip
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            for secret in secrets:
+                assert secret not in text, f"a secret leaked into {path}"
+    assert any("curl" in p.read_text() for p in (tmp_path / "allure-results").glob("*attachment*"))
+
+
+@pytest.mark.slow
+def test_a_wrong_secret_fails_the_auth_tests(tmp_path, served):
+    result = conformance_run(tmp_path, *target_flags(served, secret="not-the-secret"),
+                             "--parts=auth")  # fmt: skip
+    assert result.code == 1
+    assert result.summary["parts"]["auth"]["failed"] + result.summary["parts"]["auth"]["errors"] > 0
+
+
+def test_a_target_that_is_down_fails_clearly(tmp_path):
+    result = conformance_run(
+        tmp_path, "--target-url=http://127.0.0.1:9/2025-10-13", "--client-id=a",
+        "--client-secret=b", "--parts=versioning", "--request-timeout=2",
+    )  # fmt: skip
+    assert result.code == 1
+    messages = " ".join(f["message"] for f in result.summary["failures"])
+    assert "the target must answer" in messages and "connection failed" in messages
