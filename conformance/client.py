@@ -312,7 +312,7 @@ class TargetClient:
         if problems:
             shown = "; ".join(problems[:8]) + (" ..." if len(problems) > 8 else "")
             raise ConformanceFailure(
-                ref.clause,
+                self.registry.clause(ref.name) or ref.clause,
                 f"the {response.status} response of {response.method} {ref.endpoint} must "
                 f"match schema '{ref.name}' ({len(problems)} violation(s): {shown})",
                 exchange=response.exchange,

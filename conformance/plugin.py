@@ -183,11 +183,25 @@ def _start_sink(state: SessionState) -> None:
         log=ExchangeLog(),
         redactor=Redactor(profile.secrets),
     )
+    def call(method: str, body: dict[str, Any] | None = None) -> Any:
+        response = plumbing.request(method, "/config", json=body, validate=False)
+        if not 200 <= response.status < 300:
+            raise RuntimeError(
+                f"{method} /config answered {response.status}: "
+                f"{response.content[:300].decode('utf-8', errors='replace')}"
+            )
+        return response.json
+
     registration = EndpointRegistration(
-        get_config=lambda: plumbing.get("/config", validate=False).json,
-        patch_config=lambda body: plumbing.patch("/config", json=body, validate=False).json,
+        get_config=lambda: call("GET"),
+        patch_config=lambda body: call("PATCH", body),
         sink_url=server.url,
     )
+    if server.ca_pem is not None:
+        # a target that must trust the sink's throwaway CA finds it beside the reports
+        ca_file = Path(profile.report_dir) / "sink-ca.pem"
+        ca_file.parent.mkdir(parents=True, exist_ok=True)
+        ca_file.write_bytes(server.ca_pem)
     try:
         registration.register()
         state.registration = registration

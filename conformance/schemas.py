@@ -301,6 +301,14 @@ class SchemaRegistry:
         name, _ = self._split(name_or_id)
         return self._documents[name]
 
+    def clause(self, name_or_id: str) -> str | None:
+        """The spec clause a schema document cites: its description up to the first aside."""
+        name, _ = self._split(name_or_id)
+        description = str(self._documents[name].get("description", ""))
+        if not description.startswith("§"):
+            return None
+        return re.split(r" \(|[.;] ", description, maxsplit=1)[0].rstrip(".")
+
     def title(self, name_or_id: str) -> str:
         """Title of the named schema: the definition's own title, else its document's."""
         name, fragment = self._split(name_or_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference.config_store import apply_changes, load_config, render
+from reference.config_store import apply_changes, load_config, render, seeded_values
 from reference.config_validation import validate_config_patch
 from reference.platforms import all_platforms
 from reference.routing import ApiRequest, Operation, api_route
@@ -22,6 +22,10 @@ def patch_config(request: ApiRequest) -> Response:
     services = request.services
     settings = services.settings
     changes = validate_config_patch(request.body, settings)
+    if settings.has_fault("config-patch-resets-unsent"):
+        changes = {**seeded_values(), **changes}
+    if settings.has_fault("config-fees-dropped"):
+        changes.pop("feeConfigs", None)
     if not settings.has_fault("config-patch-ignored"):
         targets = [request.platform.id]
         if settings.has_fault("config-shared-across-platforms"):

@@ -19,6 +19,7 @@ from reference.validation import Problems, at
 _MAX_URL_LENGTH = 2048
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+_ANY_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 
 
 def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
@@ -27,13 +28,16 @@ def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dic
     checks = {
         "umaDomain": _uma_domain,
         "webhookEndpoint": lambda p, v: _webhook_endpoint(p, v, settings),
-        "supportedCurrencies": _supported_currencies,
+        "supportedCurrencies": lambda p, v: _supported_currencies(p, v, settings),
         "feeConfigs": lambda p, v: _fee_configs(p, v, settings),
         "cardTokenization2faConfig": _card_tokenization_2fa,
     }
     # A value that failed a check comes back partial; it is never stored, because any
     # recorded problem raises before the changes are returned.
     changes = {name: check(problems, body[name]) for name, check in checks.items() if name in body}
+    proxy = body.get("proxyUmaSubdomain")  # read-only: ignored unless the fault is on
+    if proxy is not None and settings.has_fault("config-proxy-subdomain-writable"):
+        changes["proxyUmaSubdomain"] = problems.string("proxyUmaSubdomain", proxy)
     problems.raise_if_any()
     return changes
 
@@ -102,11 +106,12 @@ def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) 
     return text
 
 
-def _supported_currencies(problems: Problems, value: Any) -> Any:
+def _supported_currencies(problems: Problems, value: Any, settings: ServerSettings) -> Any:
     field = "supportedCurrencies"
     entries = problems.array(field, value)
     if entries is None:
         return None
+    amounts_required = not settings.has_fault("config-amounts-optional")
     result: list[dict[str, Any]] = []
     first_index: dict[str, int] = {}
     for index, entry in enumerate(entries):
@@ -114,9 +119,9 @@ def _supported_currencies(problems: Problems, value: Any) -> Any:
         obj = problems.object(path, entry)
         if obj is None:
             continue
-        code = _currency_code(problems, obj, path)
-        low = _amount(problems, obj, "minAmount", path)
-        high = _amount(problems, obj, "maxAmount", path)
+        code = _currency_code(problems, obj, path, settings)
+        low = _amount(problems, obj, "minAmount", path, required=amounts_required)
+        high = _amount(problems, obj, "maxAmount", path, required=amounts_required)
         if low is not None and high is not None and low > high:
             problems.add(at(path, "minAmount"), "MIN_LE_MAX", f"must not exceed maxAmount ({high})")
         counterparty = _counterparty_fields(problems, obj, path)
@@ -128,33 +133,51 @@ def _supported_currencies(problems: Problems, value: Any) -> Any:
             )
         elif code is not None:
             first_index[code] = index
-        result.append(
-            {
-                "currencyCode": code,
-                "minAmount": low,
-                "maxAmount": high,
-                "requiredCounterpartyFields": counterparty,
-            }
-        )
+        normalised = {
+            "currencyCode": code,
+            "minAmount": low,
+            "maxAmount": high,
+            "requiredCounterpartyFields": counterparty,
+        }
+        provider = obj.get("providerRequiredCustomerFields")  # read-only: ignored unless faulty
+        if provider is not None and settings.has_fault("config-provider-fields-writable"):
+            normalised["providerRequiredCustomerFields"] = _strings(
+                problems, at(path, "providerRequiredCustomerFields"), provider
+            )
+        result.append(normalised)
     return result
 
 
-def _currency_code(problems: Problems, obj: dict[str, Any], path: str) -> str | None:
+def _currency_code(
+    problems: Problems, obj: dict[str, Any], path: str, settings: ServerSettings
+) -> str | None:
     value = problems.required(obj, "currencyCode", path)
     if value is None:
         return None
     text = problems.string(at(path, "currencyCode"), value)
     if text is None:
         return None
+    lenient = settings.has_fault("config-accept-lowercase-currency")
+    if lenient and _ANY_THREE_LETTERS.fullmatch(text):
+        return text.upper()  # any three letters in any case, ISO 4217 or not
     if not (_CURRENCY_CODE.fullmatch(text) and is_iso4217(text)):
         problems.add(at(path, "currencyCode"), "ISO_4217", "must be an ISO 4217 currency code")
         return None
     return text
 
 
-def _amount(problems: Problems, obj: dict[str, Any], key: str, path: str) -> int | None:
-    value = problems.required(obj, key, path)
+def _amount(
+    problems: Problems, obj: dict[str, Any], key: str, path: str, *, required: bool
+) -> int | None:
+    value = problems.required(obj, key, path) if required else obj.get(key)
     return None if value is None else problems.integer(at(path, key), value, minimum=0)
+
+
+def _strings(problems: Problems, path: str, value: Any) -> list[str | None] | None:
+    items = problems.array(path, value)
+    if items is None:
+        return None
+    return [problems.string(at(path, index), item) for index, item in enumerate(items)]
 
 
 def _counterparty_fields(problems: Problems, obj: dict[str, Any], path: str) -> list[Any]:

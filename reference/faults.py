@@ -11,27 +11,100 @@ import difflib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+# Each description is one line: what the sandbox does wrong, then the clause it breaks.
 FAULTS: Mapping[str, str] = MappingProxyType(
     {
-        "config-wrong-type": "config responses render supportedCurrencies[].minAmount as a string",
-        "config-missing-id": "config responses omit id",
-        "config-patch-ignored": "PATCH /config answers 200 but does not apply valid changes",
-        "validation-first-error-only": "a 400 INVALID_INPUT lists only the first invalid field",
-        "config-accept-http-webhook": "accepts an http:// webhookEndpoint on a non-loopback host",
-        "config-fee-any-currency": "accepts a fee config whose sourceCurrency is not USD",
+        "config-wrong-type": (
+            "config responses render supportedCurrencies[].minAmount as a string"
+            " (§2 PlatformConfig: integer)"
+        ),
+        "config-missing-id": "config responses omit id (§2 PlatformConfig: id)",
+        "config-local-timestamps": (
+            "config createdAt/updatedAt are rendered at +02:00, not UTC"
+            " (§0 Conventions: timestamps are ISO 8601 UTC)"
+        ),
+        "config-no-default-uma-domain": (
+            "umaDomain is null while the platform has set none"
+            " (§2 PlatformConfig: a default domain applies)"
+        ),
+        "config-bad-provider-fields": (
+            "providerRequiredCustomerFields in responses also lists SSN"
+            " (§2 PlatformConfig: values are UserInfoFieldName)"
+        ),
+        "config-provider-fields-writable": (
+            "a providerRequiredCustomerFields list sent on PATCH is stored and returned"
+            " (§2 PlatformConfig: read-only)"
+        ),
+        "config-proxy-subdomain-writable": (
+            "a proxyUmaSubdomain sent on PATCH is stored and returned"
+            " (§2 PlatformConfig: assigned by the service)"
+        ),
+        "config-patch-ignored": (
+            "PATCH /config answers 200 but does not apply valid changes (§4 Platform configuration)"
+        ),
+        "config-patch-resets-unsent": (
+            "PATCH /config resets unsent fields to their seeds, webhookEndpoint excepted (the"
+            " suite's webhook sink needs it) (§4 Platform configuration: partial update)"
+        ),
+        "config-fees-dropped": (
+            "PATCH /config answers 200 to a valid feeConfigs but keeps the previous one"
+            " (§4 Platform configuration)"
+        ),
+        "validation-first-error-only": (
+            "a 400 INVALID_INPUT lists only the first invalid field"
+            " (§7 Errors: every invalid field at once)"
+        ),
+        "config-accept-http-webhook": (
+            "accepts an http:// webhookEndpoint on a non-loopback host"
+            " (§2 PlatformConfig: HTTPS URL)"
+        ),
+        "config-fee-any-currency": (
+            "accepts a fee config whose sourceCurrency is not USD"
+            " (§2 PlatformConfig: USD source currency only)"
+        ),
+        "config-accept-lowercase-currency": (
+            "accepts any three letters in any case as currencyCode, stored upper-cased"
+            " (§2 PlatformConfig: ISO 4217)"
+        ),
+        "config-amounts-optional": (
+            "accepts a supportedCurrencies entry without minAmount/maxAmount, stored as null"
+            " (§2 PlatformConfig: required)"
+        ),
         "config-shared-across-platforms": (
             "PATCH /config by one platform also changes the other platform's config"
+            " (§1 What the service does: per-platform configuration)"
         ),
-        "auth-accept-missing": "a request without Authorization is served as the primary platform",
-        "auth-accept-wrong-secret": "a known token id with a wrong secret is accepted",
-        "auth-accept-production-keys": "production credentials are accepted by the sandbox",
-        "auth-no-reason": "401 responses omit reason",
-        "webhook-forged-signature": "deliveries are signed with a key other than the published one",
-        "webhook-tampered-body": "the delivered body differs from the signed bytes",
-        "webhook-unsigned": "deliveries carry no X-Service-Signature",
-        "webhook-test-not-sent": "POST /sandbox/webhooks/test answers 200 but delivers nothing",
-        "webhook-test-wrong-shape": "the TEST event lacks webhookId and has test: false",
-        "wrong-version-segment": "routes and base_url use /2024-01-01 instead of /2025-10-13",
+        "auth-accept-missing": (
+            "a request without Authorization is served as the primary platform (§5 Authentication)"
+        ),
+        "auth-accept-wrong-secret": (
+            "a known token id with a wrong secret is accepted (§5 Authentication)"
+        ),
+        "auth-accept-production-keys": (
+            "production credentials are accepted by the sandbox"
+            " (§5 Authentication: keys bound to one environment)"
+        ),
+        "auth-no-reason": "401 responses omit reason (§5 Authentication: reason names the check)",
+        "webhook-forged-signature": (
+            "deliveries are signed with a key other than the published one"
+            " (§5 Authentication: webhook signature)"
+        ),
+        "webhook-tampered-body": (
+            "the delivered body differs from the signed bytes"
+            " (§5 Authentication: webhook signature)"
+        ),
+        "webhook-unsigned": (
+            "deliveries carry no X-Service-Signature (§5 Authentication: webhook signature)"
+        ),
+        "webhook-test-not-sent": (
+            "POST /sandbox/webhooks/test answers 200 but delivers nothing (§6 Events)"
+        ),
+        "webhook-test-wrong-shape": (
+            "the TEST event lacks webhookId and has test: false (§6 Events: test event)"
+        ),
+        "wrong-version-segment": (
+            "routes and base_url use /2024-01-01 instead of /2025-10-13 (§9 Versioning)"
+        ),
     }
 )
 

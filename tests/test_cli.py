@@ -109,3 +109,85 @@ def test_a_target_that_is_down_fails_clearly(tmp_path):
     assert result.code == 1
     messages = " ".join(f["message"] for f in result.summary["failures"])
     assert "the target must answer" in messages and "connection failed" in messages
+
+
+def read_config(info):
+    """GET /config of a served reference, as its primary platform."""
+    import httpx
+
+    auth = (info["client_id"], info["client_secret"])
+    return httpx.get(f"{info['base_url']}/config", auth=auth, timeout=10).json()
+
+
+def set_webhook(info, url):
+    import httpx
+
+    auth = (info["client_id"], info["client_secret"])
+    response = httpx.patch(f"{info['base_url']}/config", json={"webhookEndpoint": url},
+                           auth=auth, timeout=10)  # fmt: skip
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.slow
+def test_the_sink_restores_the_previous_webhook_endpoint(tmp_path, served):
+    set_webhook(served, "https://hooks.example.com/original")
+    result = conformance_run(tmp_path, *target_flags(served), "--parts=webhooks")
+    assert result.code == 0, result.output[-3000:]
+    assert read_config(served)["webhookEndpoint"] == "https://hooks.example.com/original"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_restores_the_webhook_endpoint(tmp_path, signal_name):
+    import os
+    import signal
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "reference", "serve", "--port", "0",
+         "--fault", "webhook-test-not-sent"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    run = None
+    try:
+        info = json.loads(server.stdout.readline())
+        set_webhook(info, "https://hooks.example.com/before-interruption")
+        run = subprocess.Popen(
+            [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={tmp_path}",
+             *target_flags(info), "--parts=webhooks", "--webhook-timeout=120", "--", "-v",
+             "-k", "reaches_the_configured_endpoint"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        # the sink is registered before any test starts; wait until the test is running
+        # (pytest -v prints its node id when it starts, the outcome when it ends)
+        seen = ""
+        while "reaches_the_configured_endpoint" not in seen:
+            char = run.stdout.read(1)
+            assert char, f"the run ended early: {seen[-2000:]}"
+            seen += char
+        assert (
+            read_config(info)["webhookEndpoint"] != "https://hooks.example.com/before-interruption"
+        )
+        run.send_signal(getattr(signal, signal_name))
+        run.communicate(timeout=60)
+        assert (
+            read_config(info)["webhookEndpoint"] == "https://hooks.example.com/before-interruption"
+        )
+    finally:
+        if run is not None and run.poll() is None:
+            run.kill()
+            run.wait(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_production_profiles_do_not_change_configuration(tmp_path, served):
+    result = conformance_run(
+        tmp_path, *target_flags(served), "--target-environment=production",
+        "--parts=endpoints,errors,limits,webhooks",
+    )  # fmt: skip
+    assert result.code == 0, result.output[-3000:]
+    totals = result.summary["totals"]
+    assert totals["skipped"] > 0 and totals["failed"] == 0
+    assert "--allow-production-writes" in result.output or totals["passed"] >= 1

@@ -255,3 +255,20 @@ def restore_config(client: httpx.Client, saved: dict[str, Any]) -> None:
     """Put the writable fields of a saved config back."""
     response = client.patch("/config", json={key: saved[key] for key in WRITABLE})
     assert response.status_code == 200, response.text
+
+
+def currency(code: str = "USD", **overrides: Any) -> dict[str, Any]:
+    """A valid supportedCurrencies entry (without the read-only field)."""
+    entry = {
+        "currencyCode": code,
+        "minAmount": 1,
+        "maxAmount": 1000,
+        "requiredCounterpartyFields": [{"name": "FULL_NAME", "mandatory": True}],
+    }
+    return {**entry, **overrides}
+
+
+def invalid_fields(response: httpx.Response) -> set[str]:
+    """The fields a response names as invalid; it must be a 400."""
+    assert response.status_code == 400, response.text
+    return {error["field"] for error in response.json()["details"]["errors"]}

@@ -1,0 +1,145 @@
+"""The suite's client against a real loopback server: failures are clear, evidence is redacted."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from conformance.client import ExchangeLog, RawAuthorization, TargetClient
+from conformance.evidence import Redactor
+from conformance.failures import ConformanceFailure
+from conformance.profile import Credentials
+from conformance.schemas import default_registry
+
+SECRET = "very-secret-value-123"
+RELEASE = threading.Event()
+
+VALID_CONFIG = {
+    "id": "PlatformConfig:0b6a5d8e-7c4f-4e4a-9d61-8f3b2a1c0d9e",
+    "umaDomain": "pay.example.com",
+    "supportedCurrencies": [],
+    "createdAt": "2026-01-01T00:00:00Z",
+    "updatedAt": "2026-01-01T00:00:00Z",
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def reply(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        path = self.path.removeprefix("/2025-10-13")
+        if path == "/config":
+            self.reply(200, json.dumps(VALID_CONFIG).encode())
+        elif path == "/bad/2025-10-13/config":
+            self.reply(200, json.dumps({**VALID_CONFIG, "id": "Config:1"}).encode())
+        elif path == "/html":
+            self.reply(200, b"<html>oops</html>", "text/html")
+        elif path == "/big":
+            self.reply(200, b"[" + b"1," * 600_000 + b"1]")
+        elif path == "/slow":
+            RELEASE.wait(10)
+            self.reply(200, b"{}")
+        elif path == "/echo":
+            auth = self.headers.get("Authorization", "")
+            body = {"seen": auth, "token": "tok-abc", "note": f"secret is {SECRET}"}
+            self.reply(200, json.dumps(body).encode())
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", 0))
+        self.rfile.read(length)
+        self.reply(200, b"{}")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/2025-10-13"
+    RELEASE.set()
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def make_client(base_url: str, *, timeout: float = 5.0, max_bytes: int = 1_000_000) -> TargetClient:
+    return TargetClient(
+        base_url=base_url,
+        credentials=Credentials("tok_id", SECRET),
+        timeout=timeout,
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor((SECRET,)),
+        max_bytes=max_bytes,
+    )
+
+
+def test_a_valid_response_passes_schema_validation(server):
+    response = make_client(server).get("/config")
+    assert response.status == 200 and response.json["umaDomain"] == "pay.example.com"
+
+
+def test_a_schema_violation_names_the_clause_and_the_field(server):
+    bad_target = server.replace("/2025-10-13", "/bad/2025-10-13")
+    with pytest.raises(ConformanceFailure) as info:
+        make_client(bad_target).get("/config")
+    message = str(info.value)
+    assert message.startswith("§2 Resources and their fields")
+    assert "platform-config" in message and "id" in message
+    assert "reproduce: curl" in message
+
+
+def test_non_json_bodies_fail_clearly(server):
+    response = make_client(server).get("/html", validate=False)
+    with pytest.raises(ConformanceFailure, match="bodies are JSON unless stated"):
+        _ = response.json
+
+
+def test_responses_over_the_size_cap_fail_clearly(server):
+    with pytest.raises(ConformanceFailure, match="byte cap"):
+        make_client(server, max_bytes=100_000).get("/big", validate=False)
+
+
+def test_a_hanging_target_times_out_with_a_clear_failure(server):
+    with pytest.raises(ConformanceFailure, match="timed out"):
+        make_client(server, timeout=0.5).get("/slow", validate=False)
+
+
+def test_a_closed_port_fails_clearly():
+    with pytest.raises(ConformanceFailure, match="connection failed"):
+        make_client("http://127.0.0.1:9/2025-10-13", timeout=2).get("/config")
+
+
+def test_evidence_never_holds_a_secret(server):
+    client = make_client(server)
+    client.post("/anything", json={"code": "000000", "otp": "123456", "name": "kept"},
+                validate=False)  # fmt: skip
+    client.get("/echo", validate=False)
+    exchanges = client.log.take()
+    text = "\n".join(e.to_text() for e in exchanges)
+    assert SECRET not in text and "000000" not in text and "123456" not in text
+    assert "tok-abc" not in text  # a token in a response body is masked too
+    assert "kept" in text
+    assert "Basic <redacted>" in text
+    post = exchanges[0]
+    assert '-u "$CONFORMANCE_CLIENT_ID:$CONFORMANCE_CLIENT_SECRET"' in post.curl
+    assert '"$CONFORMANCE_BASE_URL"/anything' in post.curl
+    assert SECRET not in post.curl and "000000" not in post.curl
+
+
+def test_raw_authorization_headers_are_sent_but_not_shown(server):
+    client = make_client(server)
+    response = client.get("/echo", auth=RawAuthorization(f"Bearer {SECRET}"), validate=False)
+    assert response.json["seen"] == f"Bearer {SECRET}"
+    assert SECRET not in response.exchange.to_text()
