@@ -183,6 +183,7 @@ def _start_sink(state: SessionState) -> None:
         log=ExchangeLog(),
         redactor=Redactor(profile.secrets),
     )
+
     def call(method: str, body: dict[str, Any] | None = None) -> Any:
         response = plumbing.request(method, "/config", json=body, validate=False)
         if not 200 <= response.status < 300:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -191,3 +192,37 @@ def test_production_profiles_do_not_change_configuration(tmp_path, served):
     totals = result.summary["totals"]
     assert totals["skipped"] > 0 and totals["failed"] == 0
     assert "--allow-production-writes" in result.output or totals["passed"] >= 1
+
+
+def run_report(report_dir, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "report", "--report-dir", str(report_dir)],
+        capture_output=True, text=True, timeout=600, check=False, env=env,
+    )  # fmt: skip
+
+
+def test_report_without_results_is_a_usage_error(tmp_path):
+    done = run_report(tmp_path)
+    assert done.returncode == 2 and "no Allure results" in done.stderr
+
+
+def test_report_without_node_says_what_to_install(tmp_path):
+    import os
+
+    (tmp_path / "allure-results").mkdir()
+    (tmp_path / "allure-results" / "x-result.json").write_text("{}")
+    env = {**os.environ, "PATH": str(tmp_path / "empty-path")}
+    done = run_report(tmp_path, env=env)
+    assert done.returncode == 2 and "Node.js" in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js and npm are not installed here")
+def test_report_builds_the_html_grouped_by_part(tmp_path):
+    result = conformance_run(tmp_path, "--parts=versioning")
+    assert result.code == 0
+    done = run_report(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tree = json.loads((tmp_path / "allure-report" / "widgets" / "tree.json").read_text())
+    names = {group["name"] for group in tree["groupsById"].values()}
+    assert {"versioning", "Versioning", "VERSION-BASE-PATH"} <= names
