@@ -12,7 +12,7 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import httpx
@@ -229,13 +229,14 @@ class TargetClient:
             auth_env=auth_env,
             redactor=self.redactor,
         )
-        exchange_base = {
-            "method": method,
-            "url": str(request.url),
-            "request_headers": self.redactor.headers(request.headers.items()),
-            "request_body": self.redactor.body(body, request=True),
-            "curl": curl,
-        }
+        exchange_base = partial(
+            Exchange,
+            method=method,
+            url=str(request.url),
+            request_headers=self.redactor.headers(request.headers.items()),
+            request_body=self.redactor.body(body, request=True),
+            curl=curl,
+        )
         started = time.monotonic()
         try:
             response = self._http.send(request, stream=True)
@@ -245,7 +246,7 @@ class TargetClient:
                 response.close()
         except httpx.HTTPError as exc:
             elapsed = (time.monotonic() - started) * 1000
-            exchange = Exchange(**exchange_base, elapsed_ms=elapsed, error=_describe(exc))
+            exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
             self.log.append(exchange)
             raise ConformanceFailure(
                 "Conventions",
@@ -256,8 +257,7 @@ class TargetClient:
                 exchange=exchange,
             ) from None
         elapsed = (time.monotonic() - started) * 1000
-        exchange = Exchange(
-            **exchange_base,
+        exchange = exchange_base(
             status=response.status_code,
             response_headers=self.redactor.headers(response.headers.items()),
             response_body=self.redactor.body(content_bytes, request=False),

@@ -168,6 +168,7 @@ def invalid_config_patches(
         index = draw(st.integers(0, len(currencies) - 1))
         entry = currencies[index]
         prefix: FieldPath = ("supportedCurrencies", index)
+        path: FieldPath
         if breaker == "umaDomain":
             body["umaDomain"] = draw(st.sampled_from(_BAD_DOMAINS))
             path, rule = ("umaDomain",), "umaDomain is the domain part of UMA addresses"

@@ -83,6 +83,4 @@ def check(
     """Fail with the given clause unless ``condition`` holds."""
     __tracebackhide__ = True
     if not condition:
-        raise ConformanceFailure(
-            clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange
-        )
+        fail(clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange)

@@ -116,7 +116,8 @@ def apply_item_labels(item: pytest.Item, part: str) -> None:
 
 def select_parts(items: list[pytest.Item], parts: frozenset[str], config: pytest.Config) -> None:
     """Deselect suite tests outside the chosen parts."""
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         part = item_part(item)
         (drop if part is not None and part not in parts else keep).append(item)

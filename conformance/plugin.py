@@ -34,16 +34,16 @@ MAX_ATTACHED_EXCHANGES = 40
 SINK_PARTS = frozenset({"webhooks", "transitions"})
 
 # One failure per test, so its message is the conformance clause, not an exception group.
-_HYPOTHESIS_BASE = {
-    "deadline": None,
-    "report_multiple_bugs": False,
-    "suppress_health_check": [HealthCheck.too_slow],
-}
-settings.register_profile("dev", max_examples=15, **_HYPOTHESIS_BASE)
 settings.register_profile(
-    "ci", max_examples=25, derandomize=True, print_blob=True, **_HYPOTHESIS_BASE
+    "conformance-base",
+    deadline=None,
+    report_multiple_bugs=False,
+    suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("thorough", max_examples=200, **_HYPOTHESIS_BASE)
+_BASE = settings.get_profile("conformance-base")
+settings.register_profile("dev", _BASE, max_examples=15)
+settings.register_profile("ci", _BASE, max_examples=25, derandomize=True, print_blob=True)
+settings.register_profile("thorough", _BASE, max_examples=200)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

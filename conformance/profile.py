@@ -311,7 +311,7 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
                 f"Give {opt.BASE_URL.flag} for a production target.",
             )
     else:
-        parts = urlsplit(base_url)
+        parts = urlsplit(str(base_url))
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise _usage(
                 opt.BASE_URL.flag,
@@ -327,7 +327,7 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
                 f"Set {opt.CLIENT_ID.flag} and {opt.CLIENT_SECRET.flag} "
                 f"(or {opt.CLIENT_ID.env} / {opt.CLIENT_SECRET.env}).",
             )
-        base_url = normalise_base_url(base_url)
+        base_url = normalise_base_url(str(base_url))
     if values.get("embedded_args") and not embedded:
         raise _usage(
             opt.EMBEDDED_ARGS.flag,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+import pytest
+
 SUITE_TEST = """
 import pytest
 
@@ -34,10 +36,12 @@ def make_suite(pytester):
     (suite / "test_sample.py").write_text(SUITE_TEST)
 
 
-def test_skips_name_the_missing_setting_and_reports_are_written(pytester):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_skips_name_the_missing_setting_and_reports_are_written(pytester, workers):
     make_suite(pytester)
     report_dir = pytester.path / "out"
     result = pytester.runpytest_subprocess(
+        *workers,
         "--conformance-parts=auth",
         f"--report-dir={report_dir}",
         f"--junitxml={report_dir / 'junit.xml'}",
@@ -47,12 +51,8 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester):
         "no:cacheprovider",
     )
     result.assert_outcomes(passed=2, skipped=2)
-    result.stdout.fnmatch_lines(
-        [
-            "*feature 'cards' is not enabled for the target*--features*",
-            "*needs adapter hook 'conformance_issue_card'*--adapter*",
-        ]
-    )
+    result.stdout.fnmatch_lines(["*feature 'cards' is not enabled for the target*--features*"])
+    result.stdout.fnmatch_lines(["*needs adapter hook 'conformance_issue_card'*--adapter*"])
     summary = json.loads((report_dir / "summary.json").read_text())
     assert summary["parts"]["auth"] == {"passed": 2, "failed": 0, "skipped": 2, "errors": 0}
     assert summary["target"]["environment"] == "sandbox"

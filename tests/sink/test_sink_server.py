@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from conformance.sink import SinkServer
-from conformance.sink.server import MAX_BODY_BYTES, MAX_WAIT_S, _client_is_loopback
+from conformance.sink._addresses import client_is_loopback
+from conformance.sink.server import MAX_BODY_BYTES, MAX_WAIT_S
 
 from .sink_helpers import envelope
 
@@ -159,11 +160,11 @@ def test_life_cycle_addresses_and_stop(http: httpx.Client) -> None:
 
 
 def test_the_control_api_answers_loopback_clients_only() -> None:
-    assert _client_is_loopback(("127.0.0.1", 1))
-    assert _client_is_loopback(("::1", 1, 0, 0))
-    assert _client_is_loopback(("::ffff:127.0.0.1", 1, 0, 0))
-    assert not _client_is_loopback(("10.0.0.7", 1))
-    assert not _client_is_loopback(("2001:db8::1", 1, 0, 0))
+    assert client_is_loopback(("127.0.0.1", 1))
+    assert client_is_loopback(("::1", 1, 0, 0))
+    assert client_is_loopback(("::ffff:127.0.0.1", 1, 0, 0))
+    assert not client_is_loopback(("10.0.0.7", 1))
+    assert not client_is_loopback(("2001:db8::1", 1, 0, 0))
 
 
 @pytest.fixture
