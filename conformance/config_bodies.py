@@ -20,6 +20,7 @@ __all__ = [
     "USER_INFO_FIELD_NAMES",
     "InvalidBody",
     "editable_snapshot",
+    "fee_config",
     "invalid_config_patches",
     "known_currency_codes",
     "valid_config_patches",
@@ -53,6 +54,13 @@ def known_currency_codes(config: Mapping[str, Any]) -> list[str]:
     if not isinstance(entries, list):
         return []
     return [e["currencyCode"] for e in entries if isinstance(e, dict) and e.get("currencyCode")]
+
+
+def fee_config(
+    names: Mapping[str, str], currency: str, bps: int = 25, fixed: int = 10
+) -> dict[str, Any]:
+    """One feeConfigs entry, with the target's field names (see TargetProfile.fee_config_names)."""
+    return {names["currency"]: currency, names["variable_bps"]: bps, names["fixed"]: fixed}
 
 
 def editable_snapshot(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -208,9 +216,7 @@ def invalid_config_patches(
                 "requiredCounterpartyFields is required",
             )
         else:  # feeCurrency
-            body["feeConfigs"] = [
-                {fee_names["currency"]: "EUR", fee_names["variable_bps"]: 50, fee_names["fixed"]: 0}
-            ]
+            body["feeConfigs"] = [fee_config(fee_names, "EUR", bps=50, fixed=0)]
             path = ("feeConfigs", 0, fee_names["currency"])
             rule = "fee configuration applies to USD source currency only"
         broken.setdefault(path, rule)

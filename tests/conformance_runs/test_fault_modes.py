@@ -47,6 +47,24 @@ FAULTS = {
     "webhook-unsigned": ("webhooks", ["test_test_event_is_signed"]),
     "webhook-test-not-sent": ("webhooks", ["test_test_event_reaches_the_configured_endpoint"]),
     "webhook-test-wrong-shape": ("webhooks", ["test_test_event_has_the_documented_shape"]),
+    "config-local-timestamps": ("resources", ["test_platform_config_timestamps_are_utc"]),
+    "config-no-default-uma-domain": ("resources", ["test_an_uma_domain_always_applies"]),
+    "config-bad-provider-fields": (
+        "resources",
+        ["test_provider_required_customer_fields_are_user_info_field_names"],
+    ),
+    "config-provider-fields-writable": (
+        "endpoints",
+        ["test_provider_required_customer_fields_are_read_only"],
+    ),
+    "config-proxy-subdomain-writable": (
+        "endpoints",
+        ["test_proxy_uma_subdomain_is_assigned_by_the_service"],
+    ),
+    "config-patch-resets-unsent": ("endpoints", ["test_patch_changes_only_the_fields_it_sends"]),
+    "config-fees-dropped": ("limits", ["test_fee_configuration_for_usd_is_accepted"]),
+    "config-accept-lowercase-currency": ("errors", ["test_currency_codes_must_be_iso_4217"]),
+    "config-amounts-optional": ("errors", ["test_currency_entry_rules"]),
     "wrong-version-segment": (
         "versioning",
         [
@@ -73,3 +91,9 @@ def test_fault_mode_is_caught(tmp_path, fault):
         assert failure["part"] == part
         assert failure["requirements"], failure
         assert "§" in failure["message"] or "Conventions" in failure["message"], failure["message"]
+
+
+def test_every_fault_of_the_reference_is_exercised():
+    from reference.faults import FAULTS as REFERENCE_FAULTS
+
+    assert set(FAULTS) == set(REFERENCE_FAULTS)

@@ -26,6 +26,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 15.0
+# Extra start-up time per sandbox started together: they compete for the same CPUs.
+START_TIMEOUT_PER_PEER_S = 1.0
 DELIVERY_TIMEOUT_S = 10.0
 
 
@@ -112,9 +114,9 @@ def _spawn(flags: tuple[str, ...], db: Path | None) -> _Spawned:
     return _Spawned(command, process, Path(name))
 
 
-def _await_banner(spawned: _Spawned) -> RunningSandbox:
+def _await_banner(spawned: _Spawned, timeout: float = START_TIMEOUT_S) -> RunningSandbox:
     process = spawned.process
-    line = _read_line(process.stdout, START_TIMEOUT_S)
+    line = _read_line(process.stdout, timeout)
     if not line:
         process.kill()
         process.wait()
@@ -128,9 +130,28 @@ def _await_banner(spawned: _Spawned) -> RunningSandbox:
 
 
 def start_sandboxes(*flag_sets: tuple[str, ...]) -> list[RunningSandbox]:
-    """Start one sandbox per flag set, all at once, and wait for every start-up line."""
+    """Start one sandbox per flag set, all at once, and wait for every start-up line.
+
+    If one fails to start, the others are stopped before the error propagates, so a failed
+    fixture leaves no server behind.
+    """
     spawned = [_spawn(flags, None) for flags in flag_sets]
-    return [_await_banner(one) for one in spawned]
+    timeout = START_TIMEOUT_S + START_TIMEOUT_PER_PEER_S * len(spawned)
+    started: list[RunningSandbox] = []
+    try:
+        for one in spawned:
+            started.append(_await_banner(one, timeout))
+    except BaseException:
+        for one in spawned[len(started) :]:  # the one that failed and those not awaited
+            if one.process.poll() is None:
+                one.process.kill()
+            one.process.wait()
+            if one.process.stdout is not None:
+                one.process.stdout.close()
+            one.stderr_path.unlink(missing_ok=True)
+        stop_all(started)
+        raise
+    return started
 
 
 def start_sandbox(*flags: str, db: Path | None = None) -> RunningSandbox:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -18,8 +18,7 @@ from .reference_helpers import (
     currency,
     invalid_fields,
     signature_valid,
-    start_sandboxes,
-    stop_all,
+    start_sandbox,
     with_webhook_id,
 )
 
@@ -301,19 +300,12 @@ def test_every_fault_in_the_catalogue_has_a_check() -> None:
     assert set(CHECKS) == set(FAULTS)
 
 
-@pytest.fixture(scope="module")
-def fault_sandboxes() -> Iterator[dict[str, RunningSandbox]]:
-    """One sandbox per fault mode, started together to keep the module fast."""
-    names = sorted(FAULTS)
-    started = start_sandboxes(*(("--fault", name) for name in names))
-    yield dict(zip(names, started, strict=True))
-    stop_all(started)
-
-
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_fault_breaks_its_behaviour(
-    fault_sandboxes: dict[str, RunningSandbox], receiver: WebhookReceiver, fault: str
-) -> None:
-    sandbox = fault_sandboxes[fault]
-    assert sandbox.banner["faults"] == [fault]
-    CHECKS[fault](sandbox, receiver)
+def test_fault_breaks_its_behaviour(receiver: WebhookReceiver, fault: str) -> None:
+    # one sandbox per test, so xdist spreads the start-ups instead of piling them up
+    sandbox = start_sandbox("--fault", fault)
+    try:
+        assert sandbox.banner["faults"] == [fault]
+        CHECKS[fault](sandbox, receiver)
+    finally:
+        sandbox.stop()

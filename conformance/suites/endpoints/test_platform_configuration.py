@@ -7,6 +7,8 @@ from hypothesis import given
 
 from conformance.config_bodies import (
     READ_ONLY_CURRENCY_KEYS,
+    editable_snapshot,
+    fee_config,
     known_currency_codes,
     valid_config_patches,
 )
@@ -154,8 +156,20 @@ def test_each_platform_sees_only_its_own_configuration(client, second_client, re
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PATCH-PARTIAL")
-def test_patch_changes_only_the_fields_it_sends(client, restore_config):
-    before = client.get("/config").json
+def test_patch_changes_only_the_fields_it_sends(client, profile, restore_config):
+    current = client.get("/config").json
+    # first move the other fields off their current values, so a reset would show
+    moved = {"feeConfigs": [fee_config(profile.fee_config_names, "USD", bps=37, fixed=11)]}
+    currencies = editable_snapshot(current).get("supportedCurrencies") or []
+    if currencies:
+        moved["supportedCurrencies"] = [
+            {**entry, "maxAmount": entry["maxAmount"] + 7}
+            if isinstance(entry.get("maxAmount"), int) else entry
+            for entry in currencies
+        ]  # fmt: skip
+    setup = client.patch("/config", json=moved)
+    assert_echoed(moved, setup.json, setup.exchange)
+    before = setup.json
     domain = "partial-" + before.get("id", "x")[-8:].lower() + ".example.com"
     response = client.patch("/config", json={"umaDomain": domain})
     assert_echoed({"umaDomain": domain}, response.json, response.exchange)

@@ -5,15 +5,12 @@ from __future__ import annotations
 import pytest
 
 from conformance.assertions import assert_invalid_input, assert_status
+from conformance.config_bodies import fee_config
 from conformance.failures import check
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
 CLAUSE = "§8 Limits"
-
-
-def fee_entry(names, currency, bps=25, fixed=10):
-    return {names["currency"]: currency, names["variable_bps"]: bps, names["fixed"]: fixed}
 
 
 @pytest.mark.writes
@@ -23,7 +20,7 @@ def test_fee_configuration_for_another_source_currency_is_rejected(
     client, profile, restore_config, currency
 ):
     names = profile.fee_config_names
-    response = client.patch("/config", json={"feeConfigs": [fee_entry(names, currency)]})
+    response = client.patch("/config", json={"feeConfigs": [fee_config(names, currency)]})
     assert_invalid_input(response, [("feeConfigs", 0, names["currency"])], clause=CLAUSE)
 
 
@@ -32,7 +29,7 @@ def test_fee_configuration_for_another_source_currency_is_rejected(
 def test_fee_configuration_for_usd_is_accepted(client, profile, restore_config):
     """The positive control: the same entry in USD is accepted (names from the profile)."""
     names = profile.fee_config_names
-    fees = [fee_entry(names, "USD")]
+    fees = [fee_config(names, "USD")]
     response = client.patch("/config", json={"feeConfigs": fees})
     assert_status(
         response,
