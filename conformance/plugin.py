@@ -160,6 +160,8 @@ def _start_embedded(state: SessionState) -> None:
         production_client_id=info.get("production_client_id"),
         production_client_secret=info.get("production_client_secret"),
         webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
+        # the sandbox names the adapter module that drives its hidden triggers
+        adapter=profile.adapter or info.get("adapter"),
     )
 
 
