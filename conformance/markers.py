@@ -31,6 +31,7 @@ __all__ = [
 PART_PROPERTY = "conformance_part"
 REQUIREMENTS_PROPERTY = "conformance_requirements"
 ADVISORY_PROPERTY = "conformance_advisory"
+REQUESTS_PROPERTY = "conformance_requests"
 
 MARKERS = {
     "requirement(*ids)": "catalogue ids of the interface requirements this test checks",

@@ -21,7 +21,13 @@ from conformance import hookspecs, options
 from conformance.client import ExchangeLog, TargetClient
 from conformance.embedded import EmbeddedStartError, start_embedded
 from conformance.evidence import Redactor
-from conformance.markers import apply_item_labels, item_part, register_markers, select_parts
+from conformance.markers import (
+    REQUESTS_PROPERTY,
+    apply_item_labels,
+    item_part,
+    register_markers,
+    select_parts,
+)
 from conformance.markers import skip_reason as marker_skip_reason
 from conformance.profile import TargetProfile, load_profile
 from conformance.reporting import SummaryReporter
@@ -268,6 +274,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     report: pytest.TestReport = outcome.get_result()
     if call.when == "call" or (call.when == "setup" and not report.passed):
         exchanges = state.log.take()
+        report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
         _attach_exchanges(exchanges)
         if report.failed and exchanges:
             shown = exchanges[-5:]

@@ -16,7 +16,12 @@ from typing import Any
 import pytest
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
-from conformance.markers import ADVISORY_PROPERTY, PART_PROPERTY, REQUIREMENTS_PROPERTY
+from conformance.markers import (
+    ADVISORY_PROPERTY,
+    PART_PROPERTY,
+    REQUESTS_PROPERTY,
+    REQUIREMENTS_PROPERTY,
+)
 from conformance.requirements import PARTS, Catalogue
 
 __all__ = ["SummaryReporter", "failure_message"]
@@ -31,6 +36,7 @@ class _TestResult:
     requirements: tuple[str, ...] = ()
     outcome: str = "passed"
     message: str = ""
+    requests: int = 0
     advisories: list[str] = field(default_factory=list)
 
 
@@ -70,6 +76,7 @@ class SummaryReporter:
         ids = _property(report, REQUIREMENTS_PROPERTY)
         if ids and ids[0]:
             result.requirements = tuple(ids[0].split(","))
+        result.requests += sum(int(n) for n in _property(report, REQUESTS_PROPERTY))
         for advisory in _property(report, ADVISORY_PROPERTY):
             if advisory not in result.advisories:
                 result.advisories.append(advisory)
@@ -109,6 +116,7 @@ class SummaryReporter:
             "duration_s": round(time.monotonic() - self._started, 3),
             "totals": totals,
             "parts": parts,
+            "requests": sum(r.requests for r in results),
             "requirements": self._requirement_statuses(results),
             "failures": [
                 {
@@ -167,6 +175,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         f"- started: {summary['started_at']}, duration {summary['duration_s']:.1f} s",
         f"- totals: {totals['passed']} passed, {totals['failed']} failed, "
         f"{totals['skipped']} skipped, {totals['errors']} errors",
+        f"- requests sent to the target: {summary.get('requests', 0)}",
         "",
         "| part | passed | failed | skipped | errors |",
         "|---|---|---|---|---|",
