@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from conformance.client import TargetClient
+from conformance.customer_events import CustomerEvents
 from conformance.evidence import Redactor
 from conformance.locks import platform_lock
 from conformance.markers import ADVISORY_PROPERTY
+from conformance.onboarding import Onboarding
 from conformance.profile import Credentials, TargetProfile
 from conformance.schemas import SchemaRegistry, default_registry
 from conformance.sink import SinkView
@@ -21,6 +23,9 @@ __all__ = [
     "adapter",
     "advisory",
     "client",
+    "config_lock",
+    "customer_events",
+    "onboarding",
     "production_credentials",
     "profile",
     "restore_config",
@@ -168,3 +173,33 @@ def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], No
         yield remember
         for target, body in reversed(snapshots):
             target.patch("/config", json=body, validate=False)
+
+
+@pytest.fixture
+def config_lock(client: TargetClient) -> Iterator[None]:
+    """Hold the platform's configuration lock: the configuration stays as read for the test.
+
+    For tests whose valid requests depend on the configuration (currencies a customer may
+    transact in), so that tests changing it under xdist take turns with them. Do not combine
+    with ``restore_config``, which takes the same lock.
+    """
+    assert client.credentials is not None
+    with platform_lock(client.base_url, client.credentials.client_id):
+        yield
+
+
+@pytest.fixture(scope="session")
+def onboarding(client: TargetClient, profile: TargetProfile) -> Onboarding:
+    """Creates customers, completes packets, uploads documents and submits verifications."""
+    return Onboarding(client, profile)
+
+
+@pytest.fixture
+def customer_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> CustomerEvents:
+    """Waits for and checks CUSTOMER.KYC_* / CUSTOMER.KYB_* events in the webhook sink."""
+    return CustomerEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)

@@ -15,7 +15,7 @@ hookspec = pytest.hookspec  # pluggy's marker, as pytest exposes it
 
 
 @hookspec(firstresult=True)
-def conformance_contact_verification_code(
+def pytest_conformance_contact_verification_code(
     profile: Any, customer_id: str, channel: str
 ) -> str | None:
     """Return the one-time code last sent to ``channel`` (``email`` or ``phone``) of a customer.
@@ -25,39 +25,41 @@ def conformance_contact_verification_code(
 
 
 @hookspec(firstresult=True)
-def conformance_complete_hosted_kyc(profile: Any, customer_id: str, kyc_url: str) -> bool | None:
+def pytest_conformance_complete_hosted_kyc(
+    profile: Any, customer_id: str, kyc_url: str
+) -> bool | None:
     """Complete the hosted verification flow behind ``kyc_url``; return True when done."""
 
 
 @hookspec(firstresult=True)
-def conformance_simulate_incoming_uma_payment(
+def pytest_conformance_simulate_incoming_uma_payment(
     profile: Any, account_id: str, amount: int, currency: str
 ) -> dict[str, Any] | None:
     """Simulate an incoming UMA payment to an internal account (§4: path not shown)."""
 
 
 @hookspec(firstresult=True)
-def conformance_issue_card(profile: Any, internal_account_id: str) -> dict[str, Any] | None:
+def pytest_conformance_issue_card(profile: Any, internal_account_id: str) -> dict[str, Any] | None:
     """Issue a card funded by an internal account (§4: card issuing not shown)."""
 
 
 @hookspec(firstresult=True)
-def conformance_simulate_card_authorization(
+def pytest_conformance_simulate_card_authorization(
     profile: Any, card_id: str, amount: int, currency: str
 ) -> dict[str, Any] | None:
     """Simulate a card authorization and return the card transaction (§4: simulators not shown)."""
 
 
 @hookspec(firstresult=True)
-def conformance_agent_device_code(profile: Any, customer_id: str) -> str | None:
+def pytest_conformance_agent_device_code(profile: Any, customer_id: str) -> str | None:
     """Create an agent for a customer and return a device code to redeem (§4: not shown)."""
 
 
 ADAPTER_HOOKS: tuple[str, ...] = (
-    "conformance_contact_verification_code",
-    "conformance_complete_hosted_kyc",
-    "conformance_simulate_incoming_uma_payment",
-    "conformance_issue_card",
-    "conformance_simulate_card_authorization",
-    "conformance_agent_device_code",
+    "pytest_conformance_contact_verification_code",
+    "pytest_conformance_complete_hosted_kyc",
+    "pytest_conformance_simulate_incoming_uma_payment",
+    "pytest_conformance_issue_card",
+    "pytest_conformance_simulate_card_authorization",
+    "pytest_conformance_agent_device_code",
 )

@@ -126,17 +126,28 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     """Register what every process of an active run needs."""
     config.pluginmanager.import_plugin("conformance.fixtures")
     if state.profile.adapter:
-        try:
-            module = importlib.import_module(state.profile.adapter)
-        except ImportError as exc:
-            raise pytest.UsageError(
-                f"conformance: {options.ADAPTER.flag}={state.profile.adapter!r}: cannot import "
-                f"({exc}). Give an importable module implementing the adapter hooks."
-            ) from exc
-        if not config.pluginmanager.is_registered(module):
-            config.pluginmanager.register(module, "conformance-adapter")
+        _register_adapter(config, state.profile.adapter)
     if config.getoption("hypothesis_profile", None) is None:
         settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def _register_adapter(config: pytest.Config, name: str) -> None:
+    """Register the adapter module, whose ``pytest_conformance_*`` functions implement hooks."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        raise pytest.UsageError(
+            f"conformance: {options.ADAPTER.flag}={name!r}: cannot import ({exc}). "
+            "Give an importable module implementing the adapter hooks."
+        ) from exc
+    found = [hook for hook in hookspecs.ADAPTER_HOOKS if callable(getattr(module, hook, None))]
+    if not found:
+        raise pytest.UsageError(
+            f"conformance: {options.ADAPTER.flag}={name!r}: the module implements none of the "
+            f"adapter hooks ({', '.join(hookspecs.ADAPTER_HOOKS)})."
+        )
+    if not config.pluginmanager.is_registered(module):
+        config.pluginmanager.register(module, "conformance-adapter")
 
 
 def _target_view(profile: TargetProfile) -> dict[str, Any]:

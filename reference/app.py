@@ -1,5 +1,5 @@
 """The Starlette application: routers under the versioned base path, auth, error envelope,
-and the webhook worker in the lifespan."""
+the unauthenticated hosted pages beside them, and the webhook worker in the lifespan."""
 
 from __future__ import annotations
 
@@ -10,14 +10,31 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 
-from reference import config_api, sandbox_api
+from reference import (
+    config_api,
+    contact_verification,
+    customers_api,
+    documents,
+    hosted,
+    kyc_links,
+    owners,
+    sandbox_api,
+    verifications,
+)
 from reference.auth import BasicAuthMiddleware
 from reference.errors import EXCEPTION_HANDLERS
 from reference.services import Services
 
 # One entry per API module; a new area (customers, quotes, ...) adds its ROUTES here.
+# Starlette matches in order: customers_api lists its fixed paths before /{customerId}.
 ROUTERS: Sequence[Sequence[BaseRoute]] = (
     config_api.ROUTES,
+    customers_api.ROUTES,
+    contact_verification.ROUTES,
+    kyc_links.ROUTES,
+    owners.ROUTES,
+    documents.ROUTES,
+    verifications.ROUTES,
     sandbox_api.ROUTES,
 )
 
@@ -38,6 +55,8 @@ def create_app(services: Services) -> Starlette:
         routes=[route for routes in ROUTERS for route in routes],
         middleware=[Middleware(BasicAuthMiddleware, services=services)],
     )
-    app = Starlette(routes=[api], exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
+    # Hosted pages are opened by end users in a browser: outside the API, no credentials.
+    routes: list[BaseRoute] = [*hosted.ROUTES, api]
+    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
     app.state.services = services
     return app

@@ -136,6 +136,8 @@ def banner(services: Services, url: str) -> dict[str, Any]:
         "faults": sorted(settings.faults),
         "regulated": settings.regulated,
         "skip_verification_paperwork": settings.skip_verification_paperwork,
+        # the module implementing the suite's adapter hooks for this sandbox
+        "adapter": "reference.adapter",
     }
 
 

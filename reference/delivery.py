@@ -122,7 +122,7 @@ class DeliveryWorker:
     async def _post(self, row: OutboxRow) -> tuple[int | None, str]:
         assert self._client is not None
         headers = {"Content-Type": "application/json"}
-        if not self._settings.has_fault("webhook-unsigned"):
+        if not self._unsigned(row):
             headers[SIGNATURE_HEADER] = sign(self._key, row.body)
         try:
             response = await self._client.post(
@@ -132,6 +132,13 @@ class DeliveryWorker:
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
         return response.status_code, f"HTTP {response.status_code}"
+
+    def _unsigned(self, row: OutboxRow) -> bool:
+        """Whether to leave the signature off: only under the two unsigned fault modes."""
+        if self._settings.has_fault("webhook-unsigned"):
+            return True
+        customer_event = row.event_type.startswith("CUSTOMER.")
+        return customer_event and self._settings.has_fault("kyc-event-unsigned")
 
     def _wire_body(self, body: bytes) -> bytes:
         """The bytes sent: the signed bytes, except under ``webhook-tampered-body``."""

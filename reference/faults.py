@@ -105,6 +105,70 @@ FAULTS: Mapping[str, str] = MappingProxyType(
         "wrong-version-segment": (
             "routes and base_url use /2024-01-01 instead of /2025-10-13 (§9 Versioning)"
         ),
+        "kyc-rejected-suffix-approved": (
+            "an individual whose suffix must reject (e.g. 002) is approved instead"
+            " (§4 Sandbox behaviours: no suffix gives an approved customer)"
+        ),
+        "kyc-final-status-changed": (
+            "POST /verifications on an APPROVED or REJECTED customer answers 200 and moves it"
+            " to PENDING (§3 Customer verification: final, response 400)"
+        ),
+        "verification-missing-field-omitted": (
+            "RESOLVE_ERRORS leaves out the error for a missing birthDate"
+            " (§4 Sandbox behaviours: complete packet; §2 Verification errors)"
+        ),
+        "kyc-event-unsigned": (
+            "CUSTOMER.* deliveries carry no X-Service-Signature; TEST events stay signed"
+            " (§5 Authentication: webhook signature)"
+        ),
+        "kyc-events-out-of-order": (
+            "a decision event's timestamp is earlier than its _PENDING event's"
+            " (§3 Customer verification: PENDING, then the decision)"
+        ),
+        "rename-rederives-status": (
+            "PATCH of fullName re-applies the suffix rules to a final customer"
+            " (§3 Customer verification: renaming does not re-derive the status)"
+        ),
+        "consent-replaces-other-types": (
+            "recording one agreement type drops the acceptances of the other types"
+            " (§4 Customers and verification: other types left untouched)"
+        ),
+        "consents-both-accepted": (
+            "a request with both endUserTermsConsent and agreementConsents is accepted"
+            " (§2 Customer, §7 Errors: rejected)"
+        ),
+        "contact-not-required-accepted": (
+            "verify-email/verify-phone for a channel the provider does not require answers 200"
+            " (§4 Customers and verification, §7 Errors: 409)"
+        ),
+        "kyc-link-ignores-contact": (
+            "a KYC link is issued while a contact channel is still PENDING"
+            " (§3 Contact verification: 409)"
+        ),
+        "kyc-link-reused": (
+            "every kyc-link call returns the customer's first kycUrl"
+            " (§4 Customers and verification: each call returns a fresh link)"
+        ),
+        "document-any-type": (
+            "uploads of any file type (e.g. text/plain) are accepted"
+            " (§2 Document, §8 Limits: PDF, JPEG or PNG)"
+        ),
+        "document-quality-unchecked": (
+            "photos under 320 pixels a side are accepted instead of 422 DOCUMENT_REJECTED"
+            " (§4 POST /documents, §7 Errors)"
+        ),
+        "tax-id-unchecked": (
+            "businessInfo.taxId is not validated against businessInfo.country"
+            " (§2 Customer: taxId validated against country)"
+        ),
+        "regulated-suffix-ignored": (
+            "on regulated or skip-paperwork platforms individuals stay UNVERIFIED at creation"
+            " (§4 Sandbox behaviours: the suffix resolves at creation)"
+        ),
+        "business-owner-rule-off": (
+            "a business packet without any beneficial owner counts as complete"
+            " (§4 Sandbox behaviours, §8 Limits: beneficial owners declared)"
+        ),
     }
 )
 

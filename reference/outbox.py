@@ -48,6 +48,7 @@ class OutboxRow:
     target_url: str
     body: bytes
     attempts: int
+    event_type: str = ""
 
 
 class Outbox:
@@ -81,12 +82,15 @@ class Outbox:
     def due(self, now: float) -> list[OutboxRow]:
         """Pending rows whose next attempt is at or before ``now``, oldest first."""
         rows = self._db.fetchall(
-            """SELECT event_id, target_url, body, attempts FROM webhook_outbox
+            """SELECT event_id, target_url, body, attempts, event_type FROM webhook_outbox
                WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?""",
             (now, _BATCH),
         )
         return [
-            OutboxRow(r["event_id"], r["target_url"], bytes(r["body"]), r["attempts"]) for r in rows
+            OutboxRow(
+                r["event_id"], r["target_url"], bytes(r["body"]), r["attempts"], r["event_type"]
+            )
+            for r in rows
         ]
 
     def next_attempt_after(self, now: float) -> float | None:

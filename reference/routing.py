@@ -1,13 +1,14 @@
 """How an API module declares a route: a synchronous handler taking an ``ApiRequest``.
 
-``api_route`` reads and checks the JSON body on the event loop, then runs the handler in
-the thread pool, where it may use the database (which takes a lock and may block).
+``api_route`` reads and checks the body on the event loop (JSON by default, or with the
+operation's own reader, e.g. a multipart form), then runs the handler in the thread pool,
+where it may use the database (which takes a lock and may block).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,11 @@ from reference.services import Services
 
 @dataclass(frozen=True, slots=True)
 class ApiRequest:
-    """What a handler gets: the caller's platform, the parsed body and the services."""
+    """What a handler gets: the caller's platform, the parsed body and the services.
+
+    ``root_url`` is scheme, host and port as the caller reached us, for links the sandbox
+    serves outside the versioned API (hosted pages).
+    """
 
     services: Services
     platform: Platform
@@ -33,21 +38,25 @@ class ApiRequest:
     path_params: Mapping[str, Any]
     query: QueryParams
     headers: Headers
+    root_url: str = ""
 
 
 Handler = Callable[[ApiRequest], Response]
+BodyReader = Callable[[Request], Awaitable[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One method of a path: its handler, and whether it takes a JSON object body.
 
-    Without ``body`` any request body is ignored and the handler sees ``{}``.
+    Without ``body`` any request body is ignored and the handler sees ``{}``; a ``reader``
+    replaces the JSON reading (and implies a body).
     """
 
     method: str
     handler: Handler
     body: bool = False
+    reader: BodyReader | None = None
 
 
 def api_route(path: str, *operations: Operation) -> Route:
@@ -59,7 +68,10 @@ def api_route(path: str, *operations: Operation) -> Route:
 
     async def endpoint(request: Request) -> Response:
         operation = by_method[request.method if request.method != "HEAD" else "GET"]
-        parsed = await read_json_object(request) if operation.body else {}
+        if operation.reader is not None:
+            parsed = await operation.reader(request)
+        else:
+            parsed = await read_json_object(request) if operation.body else {}
         api_request = ApiRequest(
             services=request.app.state.services,
             platform=request.scope[PLATFORM_SCOPE_KEY],
@@ -67,6 +79,7 @@ def api_route(path: str, *operations: Operation) -> Route:
             path_params=request.path_params,
             query=request.query_params,
             headers=request.headers,
+            root_url=f"{request.url.scheme}://{request.url.netloc}",
         )
         return await run_in_threadpool(operation.handler, api_request)
 

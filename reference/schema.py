@@ -5,11 +5,12 @@ A module that owns tables exports ``SCHEMA``; add it here to have it created at 
 
 from __future__ import annotations
 
-from reference import config_store, outbox, platforms, signing
+from reference import config_store, customer_tables, outbox, platforms, signing
 
 STATEMENTS: tuple[str, ...] = (
     *platforms.SCHEMA,
     *signing.SCHEMA,
     *config_store.SCHEMA,
     *outbox.SCHEMA,
+    *customer_tables.SCHEMA,
 )

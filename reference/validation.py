@@ -6,7 +6,7 @@ raises once at the end (§7: "validation errors list every invalid field at once
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from reference.errors import FieldError, InvalidInput
@@ -33,6 +33,10 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self._errors)
 
+    def __len__(self) -> int:
+        """How many problems were recorded (lets a check tell whether its part added any)."""
+        return len(self._errors)
+
     def add(self, field: str, constraint: str, message: str) -> None:
         """Record one invalid field."""
         self._errors.append(FieldError(field, constraint, message))
@@ -42,7 +46,7 @@ class Problems:
         if self._errors:
             raise InvalidInput(self._errors)
 
-    def required(self, obj: dict[str, Any], key: str, path: str) -> Any:
+    def required(self, obj: Mapping[str, Any], key: str, path: str) -> Any:
         """``obj[key]``, recording ``REQUIRED`` when the key is absent or null."""
         value = obj.get(key)
         if value is None:

@@ -38,18 +38,26 @@ class Webhooks:
         self._outbox = outbox
         self._settings = settings
 
-    def enqueue_event(self, platform_id: str, event_type: str, data: dict[str, Any]) -> str | None:
+    def enqueue_event(
+        self,
+        platform_id: str,
+        event_type: str,
+        data: dict[str, Any],
+        timestamp: str | None = None,
+    ) -> str | None:
         """Queue ``{id, type, timestamp, data}`` for the platform; return the event id, or
         None when the platform has no webhook endpoint.
 
         Call it inside the transaction that makes the change, so the event exists exactly
-        when the change does.
+        when the change does. ``timestamp`` (default: now) lets a caller that reports two
+        steps of one change give each its own instant.
         """
         endpoint = load_config(self._db, platform_id).webhook_endpoint
         if endpoint is None:
             return None
         event_id = new_webhook_id()
-        envelope = {"id": event_id, "type": event_type, "timestamp": iso(utc_now()), "data": data}
+        stamp = timestamp if timestamp is not None else iso(utc_now())
+        envelope = {"id": event_id, "type": event_type, "timestamp": stamp, "data": data}
         self._outbox.enqueue(
             event_id=event_id,
             platform_id=platform_id,

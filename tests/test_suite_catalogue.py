@@ -12,13 +12,39 @@ import conformance.suites
 from conformance.requirements import PARTS, default_catalogue
 
 # Areas whose every testable or needs-adapter requirement must have a test by now.
-COMPLETE_AREAS = frozenset({"config", "auth-basic", "versioning", "errors-core"})
-# Requirements of started areas that need resources later slices build (events other than
-# TEST, currency objects, the deprecated transfer endpoints).
+COMPLETE_AREAS = frozenset(
+    {
+        "config",
+        "auth-basic",
+        "versioning",
+        "errors-core",
+        "customers",
+        "agreements",
+        "contact-verification",
+        "kyc-link",
+        "beneficial-owners",
+        "documents",
+        "verification",
+    }
+)
+# Requirements of started areas that need resources later slices build (currency objects,
+# the deprecated transfer endpoints, quotes, external and internal accounts, transfers).
+_MONEY = "needs quotes, accounts and transfers, which come with money movement"
 LATER = {
-    "WEBHOOK-ENVELOPE": "first non-TEST events arrive with customers and payments",
     "COMMON-CURRENCY-DECIMALS": "currency objects appear on quotes and transactions",
     "VERSION-DEPRECATED-TRANSFER-ENDPOINTS": "the transfer endpoints come with money movement",
+    "KYC-APPROVED-UNLOCKS-MONEY": _MONEY,
+    "KYC-PENDING-BLOCKS-MONEY": _MONEY,
+    "KYC-PENDING-ALLOWS-SETUP": "needs POST /customers/external-accounts (accounts slice)",
+    "END-USER-TERMS-NOT-ACCEPTED": "needs POST /quotes (quotes slice)",
+    "SANDBOX-SEND": _MONEY,
+    "SANDBOX-SEND-CURRENCY-MATCH": _MONEY,
+    "SANDBOX-SEND-AMOUNT-DEFAULT": _MONEY,
+    "SANDBOX-FUND-INTERNAL-ACCOUNT": _MONEY,
+    "SANDBOX-INSTANT-SETTLEMENT": _MONEY,
+    "SANDBOX-TIMEOUT-005": _MONEY,
+    "SANDBOX-SCENARIO-DOMAIN-IDENTIFIER": _MONEY,
+    "SANDBOX-ACCOUNT-NUMBERS-NOT-VALIDATED": _MONEY,
 }
 
 

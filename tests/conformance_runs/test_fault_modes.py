@@ -10,8 +10,8 @@ import pytest
 
 from .runner import conformance_run
 
-# fault -> (part, tests that must fail)
-FAULTS = {
+# fault -> (part, tests that must fail[, extra `conformance run` arguments, e.g. a platform mode])
+FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]] = {
     "config-wrong-type": ("resources", ["test_platform_config_follows_its_schema"]),
     "config-missing-id": ("resources", ["test_platform_config_follows_its_schema"]),
     "config-patch-ignored": ("endpoints", ["test_valid_patches_are_accepted_echoed_and_kept"]),
@@ -72,15 +72,79 @@ FAULTS = {
             "test_the_profile_base_url_carries_the_current_version",
         ],
     ),
+    "kyc-rejected-suffix-approved": (
+        "transitions",
+        ["test_a_complete_submission_is_decided_by_the_suffix"],
+    ),
+    "kyc-final-status-changed": (
+        "transitions",
+        ["test_a_final_status_survives_another_submission"],
+    ),
+    "verification-missing-field-omitted": (
+        "transitions",
+        [
+            "test_an_incomplete_submission_is_sent_back_whatever_the_suffix",
+            "test_a_packet_lacking_one_part_is_sent_back_naming_it",
+        ],
+    ),
+    "kyc-event-unsigned": ("webhooks", ["test_customer_events_are_signed"]),
+    "kyc-events-out-of-order": ("webhooks", ["test_customer_events_follow_the_state_machine"]),
+    "rename-rederives-status": (
+        "transitions",
+        ["test_renaming_a_final_customer_does_not_re_derive_its_status"],
+    ),
+    "consent-replaces-other-types": (
+        "endpoints",
+        ["test_recording_one_type_leaves_the_other_types_untouched"],
+    ),
+    "consents-both-accepted": (
+        "errors",
+        [
+            "test_both_consent_forms_on_create_are_refused",
+            "test_both_consent_forms_on_update_are_refused_and_record_nothing",
+        ],
+    ),
+    "contact-not-required-accepted": (
+        "errors",
+        ["test_a_channel_the_provider_does_not_require_answers_409"],
+    ),
+    "kyc-link-ignores-contact": (
+        "errors",
+        ["test_a_kyc_link_before_the_channels_are_verified_answers_409"],
+    ),
+    "kyc-link-reused": ("endpoints", ["test_each_call_returns_a_fresh_link"]),
+    "document-any-type": ("limits", ["test_files_of_other_media_types_are_refused"]),
+    "document-quality-unchecked": (
+        "errors",
+        ["test_a_photo_without_corners_focus_or_colour_is_rejected"],
+    ),
+    "tax-id-unchecked": (
+        "resources",
+        ["test_a_tax_id_that_fits_no_reading_of_the_us_format_is_refused"],
+    ),
+    "regulated-suffix-ignored": (
+        "transitions",
+        ["test_an_individual_starts_where_its_suffix_and_the_platform_mode_say"],
+        ("--regulated=true",),
+    ),
+    "business-owner-rule-off": (
+        "transitions",
+        ["test_a_001_or_003_business_needs_documents_and_an_owner"],
+    ),
 }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_fault_mode_is_caught(tmp_path, fault):
-    part, must_fail = FAULTS[fault]
+    part, must_fail, *rest = FAULTS[fault]
+    extra = rest[0] if rest else ()
     result = conformance_run(
-        tmp_path, f"--parts={part}", f"--embedded-args=--fault {fault}", "--webhook-timeout=3"
+        tmp_path,
+        f"--parts={part}",
+        f"--embedded-args=--fault {fault}",
+        "--webhook-timeout=3",
+        *extra,
     )
     assert result.code == 1, f"exit {result.code}; expected 1\n{result.output[-3000:]}"
     failures = result.summary["failures"]

@@ -19,7 +19,7 @@ def test_reaches_the_target(client):
 def test_needs_a_feature(client):
     pass
 
-@pytest.mark.adapter_hook("conformance_issue_card")
+@pytest.mark.adapter_hook("pytest_conformance_issue_card")
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_needs_an_adapter(client):
     pass
@@ -52,7 +52,7 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester, worker
     )
     result.assert_outcomes(passed=2, skipped=2)
     result.stdout.fnmatch_lines(["*feature 'cards' is not enabled for the target*--features*"])
-    result.stdout.fnmatch_lines(["*needs adapter hook 'conformance_issue_card'*--adapter*"])
+    result.stdout.fnmatch_lines(["*needs adapter hook 'pytest_conformance_issue_card'*--adapter*"])
     summary = json.loads((report_dir / "summary.json").read_text())
     assert summary["parts"]["auth"] == {"passed": 2, "failed": 0, "skipped": 2, "errors": 0}
     assert summary["target"]["environment"] == "sandbox"
@@ -87,3 +87,50 @@ def test_parts_deselect_other_suites(pytester):
         f"--report-dir={pytester.path / 'out'}",
     )
     result.assert_outcomes(passed=1, deselected=4)
+
+
+ADAPTER_MODULE = """
+def pytest_conformance_issue_card(profile, internal_account_id):
+    return {"id": "Card:" + internal_account_id, "base_url": profile.base_url}
+"""
+
+ADAPTER_TEST = """
+import pytest
+
+@pytest.mark.adapter_hook("pytest_conformance_issue_card")
+@pytest.mark.requirement("AUTH-BASIC-REQUIRED")
+def test_uses_the_adapter(adapter, profile):
+    card = adapter.call("pytest_conformance_issue_card", internal_account_id="x")
+    assert card == {"id": "Card:x", "base_url": profile.base_url}
+
+@pytest.mark.adapter_hook("pytest_conformance_agent_device_code")
+@pytest.mark.requirement("AUTH-BASIC-REQUIRED")
+def test_needs_another_hook(adapter):
+    pass
+"""
+
+
+def test_an_adapter_module_implements_hooks_by_name(pytester):
+    suite = pytester.mkdir("suites") / "auth"
+    suite.mkdir()
+    (suite / "test_adapter.py").write_text(ADAPTER_TEST)
+    pytester.makepyfile(my_adapter=ADAPTER_MODULE)
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=auth", "--adapter=my_adapter", "-rs", "-p", "no:cacheprovider",
+        f"--report-dir={pytester.path / 'out'}",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*needs adapter hook 'pytest_conformance_agent_device_code'*"])
+
+
+def test_an_adapter_without_hooks_is_a_usage_error(pytester):
+    suite = pytester.mkdir("suites") / "auth"
+    suite.mkdir()
+    (suite / "test_adapter.py").write_text(ADAPTER_TEST)
+    pytester.makepyfile(empty_adapter="VALUE = 1\n")
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=auth", "--adapter=empty_adapter", "-p", "no:cacheprovider",
+        f"--report-dir={pytester.path / 'out'}",
+    )  # fmt: skip
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*implements none of the adapter hooks*"])

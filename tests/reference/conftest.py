@@ -64,3 +64,39 @@ def receiver() -> Iterator[WebhookReceiver]:
     running = WebhookReceiver()
     yield running
     running.close()
+
+
+@pytest.fixture(scope="session")
+def regulated_sandbox() -> Iterator[RunningSandbox]:
+    """A sandbox started with ``--regulated``, shared by the session."""
+    running = start_sandbox("--regulated")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def skip_paperwork_sandbox() -> Iterator[RunningSandbox]:
+    """A sandbox started with ``--skip-verification-paperwork``, shared by the session."""
+    running = start_sandbox("--skip-verification-paperwork")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def regulated_client(regulated_sandbox: RunningSandbox) -> Iterator[httpx.Client]:
+    """The primary platform of the regulated sandbox; its config is restored afterwards."""
+    yield from _restoring_client(regulated_sandbox, "primary")
+
+
+@pytest.fixture
+def skip_paperwork_client(skip_paperwork_sandbox: RunningSandbox) -> Iterator[httpx.Client]:
+    """The primary platform of the skip-paperwork sandbox; config restored afterwards."""
+    yield from _restoring_client(skip_paperwork_sandbox, "primary")
+
+
+@pytest.fixture(params=["regulated", "skip-paperwork"])
+def early_client(request: pytest.FixtureRequest) -> httpx.Client:
+    """Each platform mode where suffixes resolve early (regulated, skip paperwork)."""
+    name = "regulated_client" if request.param == "regulated" else "skip_paperwork_client"
+    client: httpx.Client = request.getfixturevalue(name)
+    return client

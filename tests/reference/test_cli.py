@@ -27,6 +27,7 @@ BANNER_KEYS = {
     "faults",
     "regulated",
     "skip_verification_paperwork",
+    "adapter",
 }
 
 

@@ -1,10 +1,20 @@
-"""A restart with the same ``--db`` keeps platforms, credentials, config, key and outbox."""
+"""A restart with the same ``--db`` keeps platforms, credentials, config, key, outbox, and
+customers with everything recorded about them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from .reference_helpers import WebhookReceiver, signature_valid, with_webhook_id
+from .customer_helpers import (
+    complete_business,
+    consent,
+    created,
+    individual,
+    submit,
+    upload,
+)
+from .reference_helpers import RunningSandbox, WebhookReceiver, signature_valid, with_webhook_id
 
 
 def test_restart_keeps_state_and_delivers_pending_events(
@@ -59,3 +69,32 @@ def test_fixed_credentials_replace_the_stored_pair(launch, tmp_path: Path) -> No
     assert second.stop() == 0
     third = launch("--client-id", "tok_sbx_pinned", "--client-secret", "pinned", db=db)
     assert third.credentials() == ("tok_sbx_pinned", "pinned")
+
+
+def test_restart_keeps_customers_and_their_verification(
+    launch: Callable[..., RunningSandbox], tmp_path: Path
+) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    first = launch(db=db)
+    with first.client() as client:
+        terms = consent()
+        customer = created(client.post("/customers", json=individual(agreementConsents=[terms])))
+        created(upload(client, customer["id"]))
+        verification = submit(client, customer["id"])
+        firm, owner = complete_business(client, "RC-9003")
+        submit(client, firm["id"])
+        before = [client.get(f"/customers/{cid}").json() for cid in (customer["id"], firm["id"])]
+        owner = client.get(f"/beneficial-owners/{owner['id']}").json()
+    assert first.stop() == 0
+
+    second = launch(db=db)
+    with second.client() as client:
+        after = [client.get(f"/customers/{cid}").json() for cid in (customer["id"], firm["id"])]
+        assert after == before
+        assert after[0]["agreementConsents"] == [terms]
+        assert after[1]["kybStatus"] == "APPROVED"
+        latest = client.get("/verifications", params={"customerId": customer["id"]}).json()
+        assert latest == verification
+        assert client.get(f"/beneficial-owners/{owner['id']}").json() == owner
+        # the stored suffix still decides, and the final status stays final
+        assert client.post("/verifications", json={"customerId": firm["id"]}).status_code == 400

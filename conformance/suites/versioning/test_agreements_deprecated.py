@@ -1,0 +1,52 @@
+"""§9 Versioning — the deprecated end-user terms endpoint and consent object keep working."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.agreement_terms import consent_of, end_user_terms, supported_agreements
+from conformance.assertions import assert_status
+from conformance.customer_bodies import consent_entry, individual_body
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("Customer")]
+
+CLAUSE = "§9 Versioning"
+
+
+@pytest.mark.requirement("VERSION-DEPRECATED-END-USER-TERMS-GET")
+def test_get_end_user_terms_keeps_working(client, advisory):
+    response = client.get("/customers/end-user-terms")  # checked against {version, url}
+    assert_status(response, 200, CLAUSE, "GET /customers/end-user-terms keeps working")
+    listed = end_user_terms(supported_agreements(client))
+    if response.json.get("version") != listed.version:
+        advisory(
+            f"GET /customers/end-user-terms gives version {response.json.get('version')!r}, "
+            f"GET /customers/agreements {listed.version!r} for {listed.type}"
+        )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("VERSION-DEPRECATED-END-USER-TERMS-CONSENT")
+@pytest.mark.parametrize("when", ["create", "update"])
+def test_end_user_terms_consent_keeps_working(onboarding, client, when):
+    terms = end_user_terms(supported_agreements(client))
+    consent = consent_entry(None, terms.version)
+    if when == "create":
+        customer = onboarding.create({**individual_body("001"), "endUserTermsConsent": consent})
+    else:
+        customer = onboarding.create(individual_body("001"))
+        response = onboarding.patch(customer["id"], {"endUserTermsConsent": consent})
+        assert_status(
+            response,
+            200,
+            CLAUSE,
+            "PATCH /customers/{customerId} with endUserTermsConsent keeps working",
+        )
+    read = onboarding.get(customer["id"])
+    check(
+        consent_of(read, terms.type) is not None,
+        CLAUSE,
+        f"endUserTermsConsent on {when} keeps working: the end-user terms acceptance is on file",
+        observed=read.get("agreementConsents"),
+    )

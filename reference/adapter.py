@@ -1,0 +1,67 @@
+"""The reference sandbox's adapter for the conformance suite's hooks (DESIGN.md, "Adapters").
+
+The suite registers this module as a pytest plugin (``--adapter reference.adapter``; the
+``serve`` start-up line names it), so the hooks are plain module-level functions named as
+the suite's hook specifications. They reach the sandbox over HTTP with the profile's
+credentials, through sandbox-only endpoints; this module never imports ``conformance``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+
+from reference import INTERFACE_VERSION
+
+_VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
+_KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")
+CHANNELS = ("email", "phone")
+
+
+class AdapterError(RuntimeError):
+    """The sandbox refused a trigger; the message carries its answer."""
+
+
+def _base_url(profile: Any) -> str:
+    """The versioned base URL, whether or not the profile's carries the date segment."""
+    url = str(profile.base_url).rstrip("/")
+    return url if _VERSION_SEGMENT.search(url) else f"{url}/{INTERFACE_VERSION}"
+
+
+def _call(profile: Any, method: str, path: str) -> httpx.Response:
+    response = httpx.request(
+        method,
+        _base_url(profile) + path,
+        auth=(profile.client_id, profile.client_secret),
+        timeout=float(getattr(profile, "request_timeout", 10.0)),
+    )
+    if not response.is_success:
+        raise AdapterError(
+            f"{method} {path} answered {response.status_code}: {response.text[:500]}"
+        )
+    return response
+
+
+def pytest_conformance_contact_verification_code(
+    profile: Any, customer_id: str, channel: str
+) -> str:
+    """The code last sent to the customer's ``email`` or ``phone``, from the sandbox's
+    ``GET /sandbox/customers/{customerId}/contact-verification/{channel}``."""
+    if channel not in CHANNELS:
+        raise ValueError(f"channel must be one of {CHANNELS}, got {channel!r}")
+    path = f"/sandbox/customers/{quote(customer_id, safe=':')}/contact-verification/{channel}"
+    code = _call(profile, "GET", path).json()["code"]
+    return str(code)
+
+
+def pytest_conformance_complete_hosted_kyc(profile: Any, customer_id: str, kyc_url: str) -> bool:
+    """Finish the hosted flow behind ``kyc_url`` with the sandbox's
+    ``POST /sandbox/kyc-links/{linkId}/complete``; True once done."""
+    match = _KYC_PATH.search(urlsplit(kyc_url).path)
+    if match is None:
+        raise ValueError(f"not a reference sandbox kycUrl: {kyc_url!r}")
+    _call(profile, "POST", f"/sandbox/kyc-links/{match.group(1)}/complete")
+    return True
