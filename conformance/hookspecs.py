@@ -55,6 +55,12 @@ def pytest_conformance_agent_device_code(profile: Any, customer_id: str) -> str 
     """Create an agent for a customer and return a device code to redeem (§4: not shown)."""
 
 
+@hookspec(firstresult=True)
+def pytest_conformance_failing_account_number(profile: Any, currency: str) -> str | None:
+    """Return an external account number whose payouts fail (§4: outcome of other suffixes
+    not shown), so failure and refund flows can be walked."""
+
+
 ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_contact_verification_code",
     "pytest_conformance_complete_hosted_kyc",
@@ -62,4 +68,5 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_issue_card",
     "pytest_conformance_simulate_card_authorization",
     "pytest_conformance_agent_device_code",
+    "pytest_conformance_failing_account_number",
 )
