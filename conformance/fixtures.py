@@ -13,7 +13,9 @@ from conformance.customer_events import CustomerEvents
 from conformance.evidence import Redactor
 from conformance.locks import platform_lock
 from conformance.markers import ADVISORY_PROPERTY
+from conformance.money import Money
 from conformance.onboarding import Onboarding
+from conformance.payment_events import PaymentEvents
 from conformance.profile import Credentials, TargetProfile
 from conformance.schemas import SchemaRegistry, default_registry
 from conformance.sink import SinkView
@@ -25,7 +27,9 @@ __all__ = [
     "client",
     "config_lock",
     "customer_events",
+    "money",
     "onboarding",
+    "payment_events",
     "production_credentials",
     "profile",
     "restore_config",
@@ -34,6 +38,10 @@ __all__ = [
     "webhook_sink",
     "webhook_sink_url",
 ]
+
+
+# The adapter hook that names an external account whose payouts fail (§4: not shown).
+FAILING_ACCOUNT_HOOK = "pytest_conformance_failing_account_number"
 
 
 def _state(config: pytest.Config) -> SessionState:
@@ -203,3 +211,28 @@ def customer_events(
 ) -> CustomerEvents:
     """Waits for and checks CUSTOMER.KYC_* / CUSTOMER.KYB_* events in the webhook sink."""
     return CustomerEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Money:
+    """Creates approved customers and their accounts, funds, quotes, executes, reads balances.
+
+    Payouts that must fail go to an account number from the adapter hook
+    ``pytest_conformance_failing_account_number``; tests that need one skip without it.
+    """
+
+    def failing_number(currency: str) -> str:
+        return str(adapter.call(FAILING_ACCOUNT_HOOK, currency=currency))
+
+    return Money(client, profile, failing_number)
+
+
+@pytest.fixture
+def payment_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> PaymentEvents:
+    """Waits for and checks OUTGOING_PAYMENT.* events in the webhook sink."""
+    return PaymentEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)

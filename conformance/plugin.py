@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,9 @@ from conformance.state import STATE_KEY, SessionState
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 MAX_ATTACHED_EXCHANGES = 40
 SINK_PARTS = frozenset({"webhooks", "transitions"})
+# The embedded sandbox's quote lifetime (seconds) unless --embedded-args sets one.
+QUOTE_LIFETIME_FLAG = "--quote-lifetime"
+EMBEDDED_QUOTE_LIFETIME_S = 5
 
 # One failure per test, so its message is the conformance clause, not an exception group.
 settings.register_profile(
@@ -161,6 +165,9 @@ def _start_embedded(state: SessionState) -> None:
         flags.append("--regulated")
     if profile.skip_verification_paperwork:
         flags.append("--skip-verification-paperwork")
+    if not _sets_flag(profile.embedded_args, QUOTE_LIFETIME_FLAG):
+        # short-lived quotes, so expiry tests wait seconds for expiresAt, not minutes
+        flags.extend([QUOTE_LIFETIME_FLAG, str(EMBEDDED_QUOTE_LIFETIME_S)])
     args = " ".join([*flags, profile.embedded_args]).strip()
     try:
         sandbox = start_embedded(args)
@@ -180,6 +187,11 @@ def _start_embedded(state: SessionState) -> None:
         # the sandbox names the adapter module that drives its hidden triggers
         adapter=profile.adapter or info.get("adapter"),
     )
+
+
+def _sets_flag(args: str, flag: str) -> bool:
+    """Whether a command line sets ``flag`` (``--flag value`` or ``--flag=value``)."""
+    return any(token == flag or token.startswith(f"{flag}=") for token in shlex.split(args))
 
 
 def _start_sink(state: SessionState) -> None:

@@ -29,6 +29,21 @@ FIELD_NAME_DEFAULTS: dict[str, str] = {
     "fee_config_currency": "sourceCurrency",
     "fee_config_variable_bps": "variableRateBps",
     "fee_config_fixed": "fixedFee",
+    # §2 InternalAccount: "balance fields: available balance ... and total balance"
+    "internal_account_available_balance": "availableBalance",
+    "internal_account_total_balance": "totalBalance",
+    # §2 InternalAccount: the platform-supplied label ("field name: not shown" in §4 Accounts)
+    "internal_account_label": "label",
+    # §4 Quotes and transactions: platformFeeOverride "inner shape: not shown"
+    "fee_override_variable_bps": "variableRateBps",
+    "fee_override_fixed": "fixedFee",
+    # §2 Transaction: refund "object tracking refund status and reference"
+    "refund_status": "status",
+    "refund_reference": "reference",
+    # §2 ExternalAccount: only US_ACCOUNT and the wallet's address are shown; the type and
+    # number field of an IBAN account (used for EUR and other IBAN currencies)
+    "iban_account_type": "IBAN_ACCOUNT",
+    "iban_account_number": "iban",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

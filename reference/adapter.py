@@ -65,3 +65,21 @@ def pytest_conformance_complete_hosted_kyc(profile: Any, customer_id: str, kyc_u
         raise ValueError(f"not a reference sandbox kycUrl: {kyc_url!r}")
     _call(profile, "POST", f"/sandbox/kyc-links/{match.group(1)}/complete")
     return True
+
+
+# Payouts to an identifier ending in 099 are returned (ARCHITECTURE.md, "External
+# accounts"); one such identifier per account type, by currency.
+FAILING_SUFFIX = "099"
+_FAILING_IDENTIFIERS = {
+    "USD": "000123456" + FAILING_SUFFIX,  # US_ACCOUNT accountNumber
+    "MXN": "002010077777777" + FAILING_SUFFIX,  # CLABE_ACCOUNT clabe (18 digits)
+    "USDC": "0x" + "0" * 37 + FAILING_SUFFIX,  # WALLET address
+}
+_FAILING_IBAN = "GB29NWBK60161331926" + FAILING_SUFFIX  # IBAN_ACCOUNT iban, other fiat
+
+
+def pytest_conformance_failing_account_number(profile: Any, currency: str) -> str:
+    """An external account identifier whose payouts fail: it ends in ``099``. A US account
+    number for USD, a CLABE for MXN, a wallet address for USDC, an IBAN otherwise; the
+    sandbox does not validate account numbers beyond their last three characters."""
+    return _FAILING_IDENTIFIERS.get(currency.upper(), _FAILING_IBAN)

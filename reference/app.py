@@ -11,14 +11,18 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 
 from reference import (
+    accounts_api,
     config_api,
     contact_verification,
     customers_api,
     documents,
+    external_accounts,
     hosted,
     kyc_links,
     owners,
+    quotes_api,
     sandbox_api,
+    transactions_api,
     verifications,
 )
 from reference.auth import BasicAuthMiddleware
@@ -26,9 +30,12 @@ from reference.errors import EXCEPTION_HANDLERS
 from reference.services import Services
 
 # One entry per API module; a new area (customers, quotes, ...) adds its ROUTES here.
-# Starlette matches in order: customers_api lists its fixed paths before /{customerId}.
+# Starlette matches in order: customers_api lists its fixed paths before /{customerId}, and
+# the account routers (/customers/internal-accounts, /customers/external-accounts) go first.
 ROUTERS: Sequence[Sequence[BaseRoute]] = (
     config_api.ROUTES,
+    accounts_api.ROUTES,
+    external_accounts.ROUTES,
     customers_api.ROUTES,
     contact_verification.ROUTES,
     kyc_links.ROUTES,
@@ -36,6 +43,8 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     documents.ROUTES,
     verifications.ROUTES,
     sandbox_api.ROUTES,
+    quotes_api.ROUTES,
+    transactions_api.ROUTES,
 )
 
 

@@ -4,6 +4,10 @@ The table is ``customers`` (DDL in ``customer_tables``). The fields a platform s
 kept as one JSON object under their API names; the columns
 beside it are what the sandbox itself decides: status, sandbox suffix, consents on file and
 which contact channels were verified.
+
+Storing a customer also keeps its internal accounts in step (``internal_accounts``): they
+are provisioned with the customer and become ``ACTIVE`` in the write that stores
+``APPROVED``, so every status change reaches the accounts in the same DB transaction.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from reference import agreements
+from reference import agreements, internal_accounts
 from reference.clock import iso, later_than, utc_now
 from reference.countries import EEA
 from reference.db import Database, from_json, to_json
@@ -111,6 +115,7 @@ def insert(db: Database, customer: Customer) -> Customer:
             now,
         ),
     )
+    _sync_accounts(db, stored)
     return stored
 
 
@@ -131,7 +136,19 @@ def save(db: Database, customer: Customer) -> Customer:
             stored.id,
         ),
     )
+    _sync_accounts(db, stored)
     return stored
+
+
+def _sync_accounts(db: Database, customer: Customer) -> None:
+    """Provision the customer's internal accounts (new currencies included) and activate
+    them once the customer is ``APPROVED``. Runs inside the caller's transaction."""
+    approved = customer.status == APPROVED
+    internal_accounts.provision(
+        db, customer.platform_id, customer.id, customer.fields.get("currencies"), approved
+    )
+    if approved:
+        internal_accounts.activate(db, customer.id)
 
 
 def load(db: Database, platform_id: str, customer_id: str) -> Customer | None:

@@ -169,6 +169,34 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a business packet without any beneficial owner counts as complete"
             " (§4 Sandbox behaviours, §8 Limits: beneficial owners declared)"
         ),
+        "execute-double-debit": (
+            "a second execute of an executed quote answers 200 and debits the source again"
+            " (§3 Quote and transaction: execute moves a PENDING quote; DESIGN: debit once)"
+        ),
+        "fee-on-receiving-side": (
+            "the variable fee is computed on the amount received instead of the amount sent:"
+            " send = net * (1 + f) (§4 Quotes and transactions, rule 3)"
+        ),
+        "same-currency-rate-not-one": (
+            "same-currency quotes report exchangeRate 1.01 and convert with it"
+            " (§2 Quote, §4 rule 1: exchangeRate equals 1)"
+        ),
+        "execute-after-expiry": (
+            "a quote past expiresAt still executes"
+            " (§3 Quote and transaction: before expiresAt; §7 Errors: QUOTE_EXPIRED)"
+        ),
+        "refund-event-missing": (
+            "a failed payout is refunded but no OUTGOING_PAYMENT.REFUND_* event is sent"
+            " (§3 Quote and transaction, §6 Events: refund events)"
+        ),
+        "money-leak-on-refund": (
+            "the automatic refund credits back 1 unit less than was debited"
+            " (§2 Transaction: a debited amount is refunded automatically)"
+        ),
+        "execute-not-atomic": (
+            "execute checks the quote's status and debits in two DB transactions, so"
+            " concurrent executes can each debit (§3 Quote and transaction; DESIGN: debit once)"
+        ),
     }
 )
 

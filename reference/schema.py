@@ -5,7 +5,7 @@ A module that owns tables exports ``SCHEMA``; add it here to have it created at 
 
 from __future__ import annotations
 
-from reference import config_store, customer_tables, outbox, platforms, signing
+from reference import config_store, customer_tables, money_tables, outbox, platforms, signing
 
 STATEMENTS: tuple[str, ...] = (
     *platforms.SCHEMA,
@@ -13,4 +13,5 @@ STATEMENTS: tuple[str, ...] = (
     *config_store.SCHEMA,
     *outbox.SCHEMA,
     *customer_tables.SCHEMA,
+    *money_tables.SCHEMA,
 )

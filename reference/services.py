@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from reference.config_store import seed_config
 from reference.db import Database
 from reference.delivery import DeliveryWorker
+from reference.internal_accounts import seed_platform_account
 from reference.outbox import Outbox
 from reference.platforms import (
     PRIMARY,
@@ -54,7 +55,7 @@ def open_services(settings: ServerSettings) -> Services:
     """Open (or create) the database, seed what is missing, and wire the services.
 
     Seeding is idempotent: a restart with the same database keeps platforms, credentials,
-    configuration, the signing key and undelivered events.
+    configuration, the platform's own account, the signing key and undelivered events.
     """
     db = Database(settings.db_path)
     db.create_schema(STATEMENTS)
@@ -70,6 +71,7 @@ def open_services(settings: ServerSettings) -> Services:
     seed_credentials(db, platforms[SECOND], PRODUCTION)
     for platform in platforms.values():
         seed_config(db, platform)
+        seed_platform_account(db, platform.id)
     key = load_or_create_webhook_key(db)
     outbox = Outbox(db)
     return Services(

@@ -131,6 +131,34 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "transitions",
         ["test_a_001_or_003_business_needs_documents_and_an_owner"],
     ),
+    "execute-double-debit": ("errors", ["test_a_second_execute_debits_nothing"]),
+    "fee-on-receiving-side": (
+        "endpoints",
+        ["test_generated_quotes_follow_the_fee_and_rate_arithmetic"],
+    ),
+    "same-currency-rate-not-one": (
+        "endpoints",
+        ["test_generated_quotes_follow_the_fee_and_rate_arithmetic"],
+    ),
+    "execute-after-expiry": ("errors", ["test_an_expired_quote_is_not_executed"]),
+    "refund-event-missing": (
+        "webhooks",
+        [
+            "test_payment_events_follow_the_state_machine",
+            "test_payment_events_are_envelopes_whose_data_is_the_transaction",
+        ],
+    ),
+    "money-leak-on-refund": (
+        "transitions",
+        [
+            "test_money_is_conserved_through_funding_payments_and_refunds",
+            "test_a_failed_payout_fails_and_its_debit_is_refunded",
+        ],
+    ),
+    "execute-not-atomic": (
+        "transitions",
+        ["test_simultaneous_executes_of_one_quote_debit_the_source_once"],
+    ),
 }
 
 

@@ -12,7 +12,16 @@ import pytest
 from reference import adapter
 
 from .customer_helpers import created, individual, status_of
+from .money_helpers import ACCOUNT_INFO, execute, funded, quote, transaction
 from .reference_helpers import PROJECT_ROOT, RunningSandbox
+
+# The field of each account type that carries the scenario suffix.
+PRIMARY = {
+    "US_ACCOUNT": "accountNumber",
+    "IBAN_ACCOUNT": "iban",
+    "CLABE_ACCOUNT": "clabe",
+    "WALLET": "address",
+}
 
 
 def profile(sandbox: RunningSandbox, *, strip_version: bool = False) -> SimpleNamespace:
@@ -74,3 +83,21 @@ def test_adapter_does_not_import_the_suite() -> None:
 
 def test_banner_names_the_adapter(sandbox: RunningSandbox) -> None:
     assert sandbox.banner["adapter"] == "reference.adapter"
+
+
+@pytest.mark.parametrize(
+    ("currency", "kind"),
+    [("USD", "US_ACCOUNT"), ("EUR", "IBAN_ACCOUNT"), ("MXN", "CLABE_ACCOUNT"), ("USDC", "WALLET")],
+)
+def test_failing_account_number_makes_payouts_fail(
+    client: httpx.Client, currency: str, kind: str
+) -> None:
+    number = adapter.pytest_conformance_failing_account_number(SimpleNamespace(), currency)
+    assert number.endswith("099")
+    holder = funded(client, 50_000)
+    info = {**ACCOUNT_INFO[kind]("000"), PRIMARY[kind]: number}
+    body = {"customerId": holder.id, "currency": currency, "accountInfo": info}
+    destination = created(client.post("/customers/external-accounts", json=body))["id"]
+    payout = quote(client, holder.account_id(), destination, amount=10_000)
+    execute(client, payout["id"])
+    assert transaction(client, payout["transactionId"])["status"] == "FAILED"

@@ -1,5 +1,6 @@
-"""A restart with the same ``--db`` keeps platforms, credentials, config, key, outbox, and
-customers with everything recorded about them."""
+"""A restart with the same ``--db`` keeps platforms, credentials, config, key, outbox,
+customers with everything recorded about them, and the money: balances, quotes and
+transactions."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ from .customer_helpers import (
     individual,
     submit,
     upload,
+)
+from .money_helpers import (
+    available,
+    execute,
+    external,
+    funded,
+    internal_accounts,
+    quote,
+    transaction,
 )
 from .reference_helpers import RunningSandbox, WebhookReceiver, signature_valid, with_webhook_id
 
@@ -98,3 +108,32 @@ def test_restart_keeps_customers_and_their_verification(
         assert client.get(f"/beneficial-owners/{owner['id']}").json() == owner
         # the stored suffix still decides, and the final status stays final
         assert client.post("/verifications", json={"customerId": firm["id"]}).status_code == 400
+
+
+def test_restart_keeps_balances_quotes_and_transactions(
+    launch: Callable[..., RunningSandbox], tmp_path: Path
+) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    first = launch(db=db)
+    with first.client() as client:
+        holder = funded(client, 50_000)
+        destination = external(client, holder.id)["id"]
+        done = quote(client, holder.account_id(), destination, amount=10_000)
+        execute(client, done["id"])
+        waiting = quote(client, holder.account_id(), destination, amount=5_000)
+        before = {
+            "accounts": internal_accounts(client, holder.id),
+            "platform": client.get("/customers/internal-accounts").json(),
+            "done": client.get(f"/quotes/{done['id']}").json(),
+            "transaction": transaction(client, done["transactionId"]),
+        }
+    assert first.stop() == 0
+
+    second = launch(db=db)
+    with second.client() as client:
+        assert internal_accounts(client, holder.id) == before["accounts"]
+        assert client.get("/customers/internal-accounts").json() == before["platform"]
+        assert client.get(f"/quotes/{done['id']}").json() == before["done"]
+        assert transaction(client, done["transactionId"]) == before["transaction"]
+        assert execute(client, waiting["id"])["status"] == "PROCESSING"
+        assert available(client, holder.id) == 35_000

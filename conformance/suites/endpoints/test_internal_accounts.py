@@ -1,0 +1,61 @@
+"""§4 Accounts — GET /customers/internal-accounts, and §4 sandbox endpoints — funding an
+internal account with POST /sandbox/internal-accounts/{accountId}/fund."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
+
+CLAUSE = "§4 Accounts"
+SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
+
+
+@pytest.fixture(scope="module")
+def customer(money):
+    with money.stable_config():
+        return money.approved_customer()
+
+
+@pytest.mark.requirement("INTERNAL-ACCOUNT-LIST")
+def test_a_customers_internal_accounts_are_listed(money, customer):
+    money.active_account(customer["id"], "USD")  # skips when the target provisions none
+    listed = money.internal_accounts(customer["id"])
+    check(
+        listed and all(a.get("customerId") == customer["id"] for a in listed),
+        CLAUSE,
+        "GET /customers/internal-accounts?customerId=<id> returns the customer's internal "
+        "accounts, and only them",
+        expected=f"accounts whose customerId is {customer['id']}",
+        observed=[(a.get("id"), a.get("customerId")) for a in listed],
+    )
+
+
+@pytest.mark.requirement("SANDBOX-FUND-INTERNAL-ACCOUNT", "INTERNAL-ACCOUNT-BALANCES")
+@pytest.mark.parametrize("amount", [1, 12_345, 50_000_000])
+def test_funding_credits_the_account_and_returns_it(money, customer, amount):
+    account = money.active_account(customer["id"], "USD")
+    before = money.balances(account)
+    response = money.fund(account["id"], amount)
+    check(
+        200 <= response.status < 300 and response.json.get("id") == account["id"],
+        SANDBOX_CLAUSE,
+        "POST /sandbox/internal-accounts/{accountId}/fund with an amount returns the updated "
+        "InternalAccount",
+        expected=f"2xx with the account {account['id']}",
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    for label, seen in (
+        ("the returned account", money.balances(response.json)),
+        ("the account as listed afterwards", money.account_balances(customer["id"], account["id"])),
+    ):
+        check(
+            seen.total == before.total + amount and seen.available <= seen.total,
+            SANDBOX_CLAUSE,
+            f"funding credits the account: {label} holds the amount more in its total balance",
+            expected=before.total + amount,
+            observed=seen,
+        )

@@ -1,0 +1,157 @@
+"""§4 Quotes and transactions, rules 1, 3 and 4 — the fee and rate arithmetic of quotes.
+
+Generated quote requests (either side locked, same and cross currency among the currencies
+the platform supports, from a funded internal account to an external account) must come
+back with amounts that satisfy rule 1 (same currency: rate 1) and rule 3 (fees come off the
+sending amount, the variable fee is assessed on it, the net is converted at the quoted
+rate). The checks and their rounding tolerance are in ``conformance.quote_arithmetic``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from conformance.failures import check, fail
+from conformance.money import amount_of
+from conformance.quote_arithmetic import discrepancies
+from conformance.quote_bodies import quote_requests
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§4 Quotes and transactions"
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(money.currencies())
+
+
+@pytest.fixture(params=["same-currency", "cross-currency"])
+def corridors(request, wallet):
+    same = request.param == "same-currency"
+    chosen = [c for c in wallet.corridors() if c.same_currency == same]
+    if not chosen:
+        pytest.skip(
+            "the platform supports one currency of USD and EUR only, so no cross-currency "
+            "corridor exists"
+        )
+    return chosen
+
+
+@pytest.mark.requirement(
+    "QUOTE-SAME-CURRENCY-RATE-ONE",
+    "QUOTE-LOCKED-AMOUNT-HONOURED",
+    "QUOTE-FEE-FIELDS",
+    "FEES-DEDUCTED-FROM-SENDING",
+    "FEES-VARIABLE-SENDING-LOCKED",
+    "FEES-VARIABLE-RECEIVING-LOCKED",
+    "FEES-CROSS-CURRENCY-ORDER",
+)
+def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, corridors, config_lock):
+    @given(request=quote_requests(corridors))
+    def priced(request):
+        corridor, body = request
+        response = money.create_quote(body)
+        check(
+            response.status == 201,
+            CLAUSE,
+            f"POST /quotes with a valid {corridor} request answers 201 with the Quote",
+            expected=201,
+            observed=(response.status, response.content[:300]),
+            exchange=response.exchange,
+        )
+        found = discrepancies(body, response.json)
+        if found:
+            first = found[0]
+            fail(
+                first.clause,
+                first.statement,
+                expected=first.expected,
+                observed=first.observed,
+                hint=f"{first.requirement}; {len(found)} rule(s) broken: "
+                + ", ".join(d.requirement for d in found),
+                exchange=response.exchange,
+            )
+
+    priced()
+
+
+@pytest.mark.requirement("FEES-FIXED-FOR-QUOTE-LIFE", "QUOTE-EXECUTE-DEBITS-SOURCE")
+@pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
+def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side, config_lock):
+    corridor = corridors[-1]
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    quote = money.quote(corridor.body(side, 123_456))
+    executed = money.execute_ok(quote["id"])
+    for name in ("totalSendingAmount", "totalReceivingAmount", "exchangeRate", "feesIncluded"):
+        check(
+            executed.get(name) == quote.get(name),
+            CLAUSE + " (rule 4)",
+            "fee components and amounts are fixed for the life of a quote: the executed quote "
+            f"keeps its {name}",
+            expected=quote.get(name),
+            observed=executed.get(name),
+        )
+    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    moved = {
+        "sentAmount": amount_of(transaction.get("sentAmount")),
+        "receivedAmount": amount_of(transaction.get("receivedAmount")),
+    }
+    stated = {
+        "sentAmount": quote["totalSendingAmount"],
+        "receivedAmount": quote["totalReceivingAmount"],
+    }
+    check(
+        moved == stated,
+        CLAUSE + " (rule 4)",
+        "executing a quote moves the amounts it stated: the transaction's sentAmount and "
+        "receivedAmount are the quote's totals",
+        expected=stated,
+        observed=moved,
+    )
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    if transaction.get("status") == "COMPLETED":
+        check(
+            before.total - after.total == quote["totalSendingAmount"],
+            "§3 Quote and transaction",
+            "execution debits the source by the quote's totalSendingAmount",
+            expected=quote["totalSendingAmount"],
+            observed=before.total - after.total,
+        )
+
+
+@pytest.mark.requirement("FEES-PLATFORM-CONFIG-APPLIED")
+def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
+    money, profile, client, wallet, restore_config
+):
+    """feeConfigs: 100 basis points and a fixed 25 (names from the profile)."""
+    destinations = [c for c in wallet.destinations if c != "USD"]
+    if not destinations:
+        pytest.skip("the platform supports no currency but USD, so no cross-currency quote")
+    names = profile.fee_config_names
+    entry = {names["currency"]: "USD", names["variable_bps"]: 100, names["fixed"]: 25}
+    patched = client.patch("/config", json={"feeConfigs": [entry]})
+    check(
+        patched.status == 200,
+        "§4 Platform configuration",
+        f"PATCH /config with a USD fee configuration is accepted (names from the profile: {names})",
+        expected=200,
+        observed=(patched.status, patched.content[:300]),
+        exchange=patched.exchange,
+    )
+    sent = 200_000
+    quote = money.quote(wallet.corridor("USD", destinations[0]).body("SENDING", sent))
+    fee = quote.get("platformFeesIncluded")
+    net = sent - (quote.get("feesIncluded") or 0)
+    low, high = net * 100 // 10_000 + 25 - 1, sent * 100 // 10_000 + 25 + 1
+    check(
+        isinstance(fee, int) and low <= fee <= high,
+        "§2 Resources and their fields — PlatformConfig",
+        "the standing platform fee in feeConfigs (a variable rate in basis points and a fixed "
+        "amount) applies to cross-currency transactions from USD and is reported in "
+        "platformFeesIncluded",
+        expected=f"1% of the sending amount (or of its net) + 25, between {low} and {high}",
+        observed=fee,
+    )

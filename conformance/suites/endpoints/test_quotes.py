@@ -1,0 +1,99 @@
+"""§4 Quotes and transactions — POST /quotes: what a valid request gets, which fields are
+required, and what may be left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.assertions import assert_invalid_input, assert_status
+from conformance.failures import check
+from conformance.quote_bodies import without
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§4 Quotes and transactions"
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(money.currencies())
+
+
+@pytest.mark.requirement(
+    "QUOTE-CREATE-201",
+    "QUOTE-PAYMENT-RAIL-OPTIONAL",
+    "QUOTE-OPTIONAL-TEXT-FIELDS",
+    "QUOTE-IMMEDIATE-EXECUTE-SOURCES",
+)
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"description": "Invoice 2025-117"},
+        {"remittanceInformation": "INV-2025-117"},
+        {"immediatelyExecute": False},
+    ],
+    ids=["required-fields-only", "description", "remittance-information", "explicit-false"],
+)
+def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, config_lock, extra):
+    """No paymentRail (the service chooses one), no immediatelyExecute (false by default), no
+    purposeOfPayment (its values are not shown)."""
+    response = money.create_quote(wallet.corridor().body(**extra))
+    assert_status(response, 201, CLAUSE, "POST /quotes with a valid request answers 201")
+    quote = response.json
+    check(
+        quote.get("status") == "PENDING",
+        CLAUSE,
+        "immediatelyExecute is optional and false by default: the quote is created, not executed",
+        expected="PENDING",
+        observed=quote.get("status"),
+        exchange=response.exchange,
+    )
+    if "description" in extra:
+        check(
+            quote.get("description") == extra["description"],
+            CLAUSE,
+            "a description given is returned on the quote",
+            expected=extra["description"],
+            observed=quote.get("description"),
+            exchange=response.exchange,
+        )
+
+
+REQUIRED = [
+    (("source",), ("source",)),
+    (("source", "accountId"), ("source", "accountId")),
+    (("destination",), ("destination",)),
+    (("lockedCurrencySide",), ("lockedCurrencySide",)),
+    (("lockedCurrencyAmount",), ("lockedCurrencyAmount",)),
+]
+
+
+@pytest.mark.requirement(
+    "QUOTE-SOURCE-REQUIRED",
+    "QUOTE-DESTINATION-REQUIRED",
+    "QUOTE-LOCKED-SIDE-REQUIRED",
+    "QUOTE-LOCKED-AMOUNT-REQUIRED",
+)
+@pytest.mark.parametrize(("removed", "path"), REQUIRED, ids=[".".join(r) for r, _ in REQUIRED])
+def test_a_quote_request_lacking_a_required_field_is_refused(money, wallet, removed, path):
+    body = without(wallet.corridor().body(), *removed)
+    assert_invalid_input(money.create_quote(body), [path], CLAUSE)
+
+
+@pytest.mark.requirement("QUOTE-LOCKED-SIDE-REQUIRED", "QUOTE-LOCKED-AMOUNT-REQUIRED")
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("lockedCurrencySide", "BOTH"),
+        ("lockedCurrencySide", "sending"),
+        ("lockedCurrencyAmount", "10000"),
+        ("lockedCurrencyAmount", 100.5),
+    ],
+)
+def test_a_quote_request_with_an_invalid_locked_side_or_amount_is_refused(
+    money, wallet, field, value
+):
+    body = {**wallet.corridor().body(), field: value}
+    assert_invalid_input(money.create_quote(body), [(field,)], CLAUSE)

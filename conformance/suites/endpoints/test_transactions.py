@@ -1,0 +1,75 @@
+"""§4 Quotes and transactions — GET /transactions honours its ``status`` and ``type`` filters."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import contract
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
+
+CLAUSE = "§4 Quotes and transactions — GET /transactions"
+
+
+@pytest.fixture(scope="module")
+def history(money):
+    """A customer with one COMPLETED and one PENDING (quoted, not executed) transaction."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
+        corridor = wallet.corridor()
+        paid = money.pay(corridor.source_id, corridor.destination_id, 11_111)
+        pending = money.quote(corridor.body(amount=22_222))
+    money.completed(wallet.customer_id, paid["transactionId"])
+    return wallet.customer_id, {
+        "COMPLETED": paid["transactionId"],
+        "PENDING": pending["transactionId"],
+    }
+
+
+@pytest.mark.requirement("TRANSACTIONS-LIST-FILTERS")
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"status": "COMPLETED"},
+        {"status": "PENDING"},
+        {"type": "OUTGOING"},
+        {"status": "COMPLETED", "type": "OUTGOING"},
+    ],
+    ids=["status=COMPLETED", "status=PENDING", "type=OUTGOING", "both"],
+)
+def test_every_transaction_listed_matches_the_filters(client, history, filters):
+    customer_id, ours = history
+    response = client.get("/transactions", params={"customerId": customer_id, **filters})
+    check(
+        response.status == 200,
+        CLAUSE,
+        "GET /transactions with status and type filters returns the matching transactions",
+        expected=200,
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    items = [i for i in contract.list_items(response.json) or [] if isinstance(i, dict)]
+    wrong = [
+        {k: i.get(k) for k in ("id", *filters)}
+        for i in items
+        if any(i.get(k) != v for k, v in filters.items())
+    ]
+    check(
+        not wrong,
+        CLAUSE,
+        f"every transaction returned matches the filters {filters}",
+        observed=wrong,
+        exchange=response.exchange,
+    )
+    if filters.get("status", "COMPLETED") == "COMPLETED" and all(
+        i.get("customerId") == customer_id for i in items
+    ):  # a settled payment stays COMPLETED; a pending quote's transaction may expire meanwhile
+        check(
+            any(i.get("id") == ours["COMPLETED"] for i in items),
+            CLAUSE,
+            f"the customer's completed payment is listed under {filters}",
+            expected=ours["COMPLETED"],
+            observed=[i.get("id") for i in items],
+            exchange=response.exchange,
+        )

@@ -1,0 +1,109 @@
+"""§3 Quote and transaction, §7 Errors — executes that must not move money: a second execute
+of an executed quote, and an execute after ``expiresAt`` (QUOTE_EXPIRED).
+
+The interface gives 409 for an execute repeated on a quote awaiting authorization; for a
+quote already executed it names no answer (execute moves a PENDING quote only), so any
+answer passes as long as nothing is debited again and no other transaction starts (the
+reference answers 409; anything else is an advisory).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§3 Quote and transaction"
+ERRORS_CLAUSE = "§7 Errors"
+AMOUNT = 15_000
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(("USD",))
+
+
+def error_code(response):
+    body = response.json if response.is_json else None
+    return body.get("code") if isinstance(body, dict) else None
+
+
+@pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-SAME-TRANSACTION-ID")
+def test_a_second_execute_debits_nothing(money, wallet, config_lock, advisory):
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    quote = money.quote(corridor.body(amount=AMOUNT))
+    money.execute_ok(quote["id"])
+    again = money.execute(quote["id"])
+    if 200 <= again.status < 300:  # not shown: an idempotent answer passes if nothing moves
+        check(
+            again.json.get("transactionId") == quote["transactionId"],
+            CLAUSE,
+            "an executed quote keeps its one transaction: a repeated execute starts no other",
+            expected=quote["transactionId"],
+            observed=again.json.get("transactionId"),
+            exchange=again.exchange,
+        )
+    if again.status != 409:
+        advisory(
+            f"{ERRORS_CLAUSE}: a second execute of an executed quote answered {again.status} "
+            "(the reference answers 409; the interface names no status for it)"
+        )
+    money.completed(wallet.customer_id, quote["transactionId"])
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        before.available - after.available == quote["totalSendingAmount"],
+        CLAUSE,
+        "execution debits the source once: after a second execute the balance has dropped "
+        "by one sending amount",
+        expected=quote["totalSendingAmount"],
+        observed=before.available - after.available,
+    )
+
+
+@pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
+def test_an_expired_quote_is_not_executed(money, wallet, config_lock, client, schema_registry):
+    """Waits until the target's clock has passed expiresAt (its Date header), bounded by
+    expiresAt plus a margin; the embedded sandbox's quotes live 5 s."""
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    quote = money.quote(corridor.body(amount=AMOUNT))
+    money.wait_past(quote)
+    response = money.execute(quote["id"])
+    check(
+        400 <= response.status < 500 and error_code(response) == "QUOTE_EXPIRED",
+        ERRORS_CLAUSE,
+        "executing a quote after its expiresAt fails with QUOTE_EXPIRED",
+        expected="a 4xx with code QUOTE_EXPIRED",
+        observed=(response.status, error_code(response) or response.content[:200]),
+        exchange=response.exchange,
+    )
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        after == before,
+        ERRORS_CLAUSE,
+        "an expired quote is not executed: nothing is debited",
+        expected=before,
+        observed=after,
+    )
+    transaction = money.transaction(wallet.customer_id, quote["transactionId"])
+    check(
+        transaction is None or transaction.get("status") not in ("PROCESSING", "COMPLETED"),
+        CLAUSE,
+        "a quote not executed before expiresAt carries no money: its transaction is not processed",
+        observed=None if transaction is None else transaction.get("status"),
+    )
+    read = client.get(f"/quotes/{quote['id']}", validate=False)
+    if read.status == 200:  # reading a quote back is not shown; check it where served
+        problems = schema_registry.violations("quote", read.json)
+        check(
+            not problems and read.json.get("status") == "EXPIRED",
+            CLAUSE,
+            "a quote not executed before expiresAt becomes EXPIRED",
+            expected="EXPIRED",
+            observed=read.json.get("status") if not problems else [p.message for p in problems],
+            exchange=read.exchange,
+        )

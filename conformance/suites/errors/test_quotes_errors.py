@@ -1,0 +1,61 @@
+"""§4 Customers and verification, §7 Errors — END_USER_TERMS_NOT_ACCEPTED: on an unregulated
+platform a quote for a customer without end-user terms acceptance on file fails.
+
+On regulated platforms the rule does not apply (the interface scopes it to unregulated
+platforms); what such a platform answers is recorded, never failed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.quote_bodies import quote_body
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§4 Customers and verification"
+CODE = "END_USER_TERMS_NOT_ACCEPTED"
+
+
+def error_code(response):
+    body = response.json if response.is_json else None
+    return body.get("code") if isinstance(body, dict) else None
+
+
+@pytest.mark.requirement("END-USER-TERMS-NOT-ACCEPTED")
+def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platforms(
+    money, profile, config_lock, advisory
+):
+    customer = money.approved_customer(["USD"], terms=False)
+    source = money.active_account(customer["id"], "USD")
+    destination = money.external_account(customer["id"])
+    body = quote_body(source["id"], destination["id"])
+    refused = money.create_quote(body)
+    if profile.regulated:
+        advisory(
+            f"{CLAUSE}: on a regulated platform a quote for a customer without end-user terms "
+            f"answered {refused.status} {error_code(refused) or ''}".rstrip()
+        )
+        return
+    check(
+        400 <= refused.status < 500 and error_code(refused) == CODE,
+        "§7 Errors",
+        "until end-user terms acceptance is on file, quotes fail with END_USER_TERMS_NOT_ACCEPTED "
+        "(unregulated platforms)",
+        expected=f"a 4xx with code {CODE}",
+        observed=(refused.status, error_code(refused) or refused.content[:200]),
+        exchange=refused.exchange,
+    )
+    accepted = money.onboarding.patch(
+        customer["id"], {"agreementConsents": [money.terms_consent()]}
+    )
+    check(
+        accepted.status == 200,
+        CLAUSE,
+        "PATCH /customers/{customerId} with agreementConsents records the acceptance",
+        expected=200,
+        observed=(accepted.status, accepted.content[:300]),
+        exchange=accepted.exchange,
+    )
+    money.quote(body)  # once accepted, the same request is quoted

@@ -1,0 +1,67 @@
+"""§2 Resources and their fields — ExternalAccount, as POST /customers/external-accounts
+returns it.
+
+The client checks the answer against the ExternalAccount schema (status among ACTIVE,
+PENDING_OWNERSHIP_VERIFICATION, UNVERIFIED; accountInfo with accountType). The account
+number may come back masked, so only the fields that identify the account are compared.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("ExternalAccount"), pytest.mark.writes]
+
+CLAUSE = "§2 Resources and their fields — ExternalAccount"
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+STATUSES = {"ACTIVE", "PENDING_OWNERSHIP_VERIFICATION", "UNVERIFIED"}
+
+
+@pytest.fixture(scope="module")
+def customer(money):
+    with money.stable_config():
+        return money.approved_customer(money.currencies())
+
+
+@pytest.mark.requirement(
+    "EXTERNAL-ACCOUNT-FIELDS", "EXTERNAL-ACCOUNT-STATUS-VALUES", "EXTERNAL-ACCOUNT-INFO-SHAPE"
+)
+@pytest.mark.parametrize("currency", ["USD", "EUR"])
+def test_an_external_account_carries_its_owner_currency_and_account_info(money, customer, currency):
+    if currency not in (customer.get("currencies") or []):
+        pytest.skip(f"the platform does not support {currency}")
+    sent = money.external_body(customer["id"], currency, "400012345000")
+    account = money.external_account(customer["id"], currency, number="400012345000")
+    check(
+        re.fullmatch(rf"ExternalAccount:{UUID}", str(account.get("id"))),
+        "§0 Conventions",
+        "record identifiers have the form ExternalAccount:<uuid>",
+        observed=account.get("id"),
+    )
+    check(
+        account.get("customerId") == customer["id"] and account.get("currency") == currency,
+        CLAUSE,
+        "an external account carries its id, its customerId and the currency it was "
+        "registered with",
+        expected={"customerId": customer["id"], "currency": currency},
+        observed={k: account.get(k) for k in ("customerId", "currency")},
+    )
+    check(
+        account.get("status") in STATUSES,
+        CLAUSE,
+        "status is one of ACTIVE, PENDING_OWNERSHIP_VERIFICATION, UNVERIFIED",
+        observed=account.get("status"),
+    )
+    info = account.get("accountInfo") or {}
+    check(
+        info.get("accountType") == sent["accountInfo"]["accountType"],
+        CLAUSE,
+        "accountInfo carries the accountType it was registered with (a US bank account is "
+        "US_ACCOUNT) and its type-specific fields",
+        expected=sent["accountInfo"]["accountType"],
+        observed=info,
+    )

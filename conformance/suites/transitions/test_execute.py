@@ -1,0 +1,212 @@
+"""§3 Quote and transaction — a quote from creation to settlement: created PENDING with its
+transaction, executed (the source debited at once, the same transaction), and the
+transaction settling PROCESSING then COMPLETED, or FAILED and refunded.
+
+The transitions are observed on the quote, on the transaction (GET /transactions) and in
+the OUTGOING_PAYMENT.* events the webhook sink receives. Waits are bounded by the profile's
+``webhook_timeout``: the sandbox settles at once, but the interface gives no time.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.failures import check
+from conformance.money import refund_outcome
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§3 Quote and transaction"
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+AMOUNT = 25_000
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(("USD",))
+
+
+@pytest.mark.requirement("QUOTE-CREATE-PENDING", "QUOTE-CREATE-TRANSACTION-ID")
+def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet, config_lock):
+    quote = money.quote(wallet.corridor().body(amount=AMOUNT))
+    check(
+        quote.get("status") == "PENDING",
+        CLAUSE,
+        "POST /quotes without immediatelyExecute creates the quote PENDING",
+        expected="PENDING",
+        observed=quote.get("status"),
+    )
+    check(
+        re.fullmatch(rf"Transaction:{UUID}", str(quote.get("transactionId"))),
+        CLAUSE,
+        "a new quote carries the transactionId of the transaction that will carry the money",
+        expected="Transaction:<uuid>",
+        observed=quote.get("transactionId"),
+    )
+
+
+@pytest.mark.requirement(
+    "QUOTE-EXECUTE-PROCESSING",
+    "QUOTE-EXECUTE-DEBITS-SOURCE",
+    "QUOTE-EXECUTE-SAME-TRANSACTION-ID",
+    "KYC-APPROVED-UNLOCKS-MONEY",
+)
+def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
+    money, wallet, config_lock, advisory
+):
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    quote = money.quote(corridor.body(amount=AMOUNT))
+    executed = money.execute_ok(quote["id"])
+    debited = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        executed.get("status") in ("PROCESSING", "COMPLETED"),
+        "§4 Quotes and transactions — POST /quotes/{quoteId}/execute",
+        "execute answers the Quote with status PROCESSING",
+        expected="PROCESSING",
+        observed=executed.get("status"),
+    )
+    if executed.get("status") == "COMPLETED":
+        advisory(f"{CLAUSE}: execute answered the quote COMPLETED (the sandbox settled at once)")
+    check(
+        executed.get("transactionId") == quote.get("transactionId"),
+        CLAUSE,
+        "an executed quote keeps the transactionId it carried at creation",
+        expected=quote.get("transactionId"),
+        observed=executed.get("transactionId"),
+    )
+    check(
+        before.available - debited.available == quote["totalSendingAmount"],
+        CLAUSE,
+        "execution debits the source immediately: the available balance drops by the "
+        "quote's totalSendingAmount",
+        expected=quote["totalSendingAmount"],
+        observed=before.available - debited.available,
+    )
+    transaction = money.completed(wallet.customer_id, quote["transactionId"])
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        before.total - after.total == quote["totalSendingAmount"],
+        CLAUSE,
+        "a settled payment has left the source: its total balance dropped by the sending "
+        "amount, once",
+        expected=quote["totalSendingAmount"],
+        observed={"debited": before.total - after.total, "transaction": transaction.get("status")},
+    )
+
+
+@pytest.mark.requirement(
+    "TRANSACTION-PENDING-TO-PROCESSING",
+    "TRANSACTION-PROCESSING-TO-COMPLETED",
+    "SANDBOX-INSTANT-SETTLEMENT",
+)
+def test_a_payment_settles_processing_then_completed(money, wallet, payment_events, config_lock):
+    corridor = wallet.corridor()
+    executed = money.pay(corridor.source_id, corridor.destination_id, AMOUNT)
+    transaction = money.completed(wallet.customer_id, executed["transactionId"])
+    check(
+        bool(transaction.get("settledAt")),
+        "§2 Resources and their fields — Transaction",
+        "a settled transaction carries settledAt",
+        observed={k: transaction.get(k) for k in ("status", "settledAt")},
+    )
+    events = payment_events.wait(
+        executed["transactionId"],
+        ["PROCESSING", "COMPLETED"],
+        why="a transaction accepted by the rail (PROCESSING) and settled (COMPLETED)",
+    )
+    payment_events.check(events)
+
+
+@pytest.mark.adapter_hook("pytest_conformance_failing_account_number")
+@pytest.mark.requirement(
+    "TRANSACTION-PROCESSING-TO-FAILED",
+    "TRANSACTION-FAILURE-REASON",
+    "REFUND-OUTGOING-LIFECYCLE",
+    "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",
+    "TRANSACTION-REFUND-OBJECT",
+)
+def test_a_failed_payout_fails_and_its_debit_is_refunded(
+    money, wallet, payment_events, config_lock
+):
+    failing = money.failing_external_account(wallet.customer_id)
+    source = wallet.sources["USD"]["id"]
+    before = money.account_balances(wallet.customer_id, source)
+    executed = money.pay(source, failing["id"], AMOUNT)
+    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    check(
+        transaction.get("status") == "FAILED" and transaction.get("failureReason"),
+        CLAUSE,
+        "a payout that fails moves its transaction to FAILED with a failureReason",
+        expected="FAILED with failureReason",
+        observed={k: transaction.get(k) for k in ("status", "failureReason")},
+        hint="the destination's number comes from the adapter hook "
+        "pytest_conformance_failing_account_number",
+    )
+    refund = refund_outcome(transaction, money.name("refund_status"))
+    events = payment_events.wait(
+        executed["transactionId"],
+        ["PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "REFUND_FAILED")],
+        why="a failed payout (FAILED) whose refund starts automatically",
+    )
+    payment_events.check(events)
+    after = money.account_balances(wallet.customer_id, source)
+    if refund == "COMPLETED":
+        check(
+            after == before,
+            "§2 Resources and their fields — Transaction",
+            "the amount a failed payment debited is refunded automatically, in full",
+            expected=before,
+            observed=after,
+        )
+
+
+@pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-DEBITS-SOURCE")
+def test_immediate_execution_creates_and_executes_in_one_request(money, wallet, config_lock):
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    response = money.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
+    check(
+        response.status == 201 and response.json.get("status") == "COMPLETED",
+        CLAUSE,
+        "POST /quotes with immediatelyExecute true from an internal account creates and "
+        "executes the quote in one request and returns it COMPLETED",
+        expected="201 with status COMPLETED",
+        observed=(response.status, response.json.get("status")),
+        exchange=response.exchange,
+    )
+    quote = response.json
+    money.completed(wallet.customer_id, quote["transactionId"])
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        before.available - after.available == quote["totalSendingAmount"],
+        CLAUSE,
+        "an immediately executed quote debits its source by the sending amount",
+        expected=quote["totalSendingAmount"],
+        observed=before.available - after.available,
+    )
+
+
+@pytest.mark.requirement("SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT")
+def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money, config_lock):
+    """Paid next to an ordinary payout: once that one has settled, the 005 one has not. On
+    a customer of its own, whose balance the unsettled payout holds."""
+    wallet = money.wallet(("USD",))
+    source = wallet.sources["USD"]["id"]
+    slow = money.external_account(wallet.customer_id, suffix="005")
+    stuck = money.pay(source, slow["id"], AMOUNT)
+    ordinary = money.pay(source, wallet.destinations["USD"]["id"], AMOUNT)
+    money.settled(wallet.customer_id, ordinary["transactionId"])
+    transaction = money.transaction(wallet.customer_id, stuck["transactionId"])
+    status = (transaction or {}).get("status")
+    check(
+        status not in ("COMPLETED", "FAILED"),
+        "§4 Sandbox behaviours",
+        "a payout destination whose identifier ends in 005 gives a timeout: the transfer does "
+        "not settle at once",
+        expected="not yet COMPLETED or FAILED",
+        observed=status,
+    )

@@ -1,0 +1,79 @@
+"""§3 Quote and transaction — executing one quote many times at once moves its money once.
+
+Execute moves a PENDING quote to PROCESSING and debits the source; a quote that is no
+longer PENDING cannot be executed again. Requests sent together through the suite's client
+from several threads must leave at most one execution, and one debit of the sending amount.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§3 Quote and transaction"
+THREADS = 12
+ROUNDS = 3
+AMOUNT = 40_000
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(("USD",))
+
+
+def execute_together(money, quote_id, threads=THREADS):
+    """POST /quotes/{id}/execute from ``threads`` threads released at once; the statuses."""
+    barrier = threading.Barrier(threads)
+    statuses: list[int] = []
+
+    def run():
+        barrier.wait()
+        statuses.append(money.execute(quote_id).status)
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sorted(statuses)
+
+
+@pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-PROCESSING")
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_simultaneous_executes_of_one_quote_debit_the_source_once(
+    money, wallet, config_lock, advisory, round_
+):
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    quote = money.quote(corridor.body(amount=AMOUNT))
+    statuses = execute_together(money, quote["id"])
+    succeeded = [s for s in statuses if 200 <= s < 300]
+    check(
+        len(succeeded) == 1,
+        CLAUSE,
+        f"execute moves a PENDING quote to PROCESSING once: of {THREADS} simultaneous "
+        "executes of one quote exactly one succeeds",
+        expected=f"one 2xx and {THREADS - 1} refusals",
+        observed=statuses,
+    )
+    if any(s >= 500 for s in statuses):
+        advisory(f"{CLAUSE}: concurrent executes were refused with {statuses}")
+    money.completed(wallet.customer_id, quote["transactionId"])
+    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    check(
+        before.total - after.total == quote["totalSendingAmount"]
+        and before.available - after.available == quote["totalSendingAmount"],
+        CLAUSE,
+        "execution debits the source once: both balances drop by the sending amount, once",
+        expected=quote["totalSendingAmount"],
+        observed={
+            "total": before.total - after.total,
+            "available": before.available - after.available,
+        },
+    )

@@ -1,0 +1,31 @@
+"""§9 Versioning — the failure reasons EXECUTION_FAILED_POST_DEBIT, SETTLEMENT_FAILED, TIMEOUT
+and MANUAL_REFUND no longer exist: a failed payout reports none of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [
+    pytest.mark.resource("Transaction"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook("pytest_conformance_failing_account_number"),
+]
+
+REMOVED = ("EXECUTION_FAILED_POST_DEBIT", "SETTLEMENT_FAILED", "TIMEOUT", "MANUAL_REFUND")
+
+
+@pytest.mark.requirement("VERSION-REMOVED-FAILURE-REASONS")
+def test_a_failed_payout_reports_no_removed_failure_reason(money, config_lock):
+    wallet = money.wallet(("USD",))
+    failing = money.failing_external_account(wallet.customer_id)
+    executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 10_000)
+    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    check(
+        transaction.get("failureReason") not in REMOVED,
+        "§9 Versioning",
+        "the failure reasons EXECUTION_FAILED_POST_DEBIT, SETTLEMENT_FAILED, TIMEOUT and "
+        "MANUAL_REFUND were removed (collapsed into QUOTE_EXECUTION_FAILED or the refund object)",
+        observed=transaction.get("failureReason"),
+    )

@@ -1,0 +1,84 @@
+"""§6 Events — OUTGOING_PAYMENT.* events, as the webhook sink receives them.
+
+One payment that completes and one whose payout fails (the failing destination comes from
+the adapter) are walked to the end; each test then reads their events for one property.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.payment_events import OUTGOING
+
+pytestmark = [
+    pytest.mark.resource("Webhook"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook("pytest_conformance_failing_account_number"),
+]
+
+CLAUSE = "§6 Events"
+COMPLETED_WALK = ("PROCESSING", "COMPLETED")
+FAILED_WALK = ("PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "REFUND_FAILED"))
+
+
+@pytest.fixture(scope="module")
+def payments(money):
+    """(transaction id, the events its walk must emit, the walk) for two payments."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
+        failing = money.failing_external_account(wallet.customer_id)
+        source = wallet.sources["USD"]["id"]
+        paid = money.pay(source, wallet.destinations["USD"]["id"], 30_000)
+        returned = money.pay(source, failing["id"], 30_000)
+    settled = money.completed(wallet.customer_id, paid["transactionId"])
+    money.settled(wallet.customer_id, returned["transactionId"])
+    return [
+        (settled["id"], COMPLETED_WALK, "a payment that settles (PROCESSING, COMPLETED)"),
+        (returned["transactionId"], FAILED_WALK, "a failed payout and its automatic refund"),
+    ]
+
+
+def events_of(payment_events, payments):
+    for transaction_id, walk, why in payments:
+        yield transaction_id, payment_events.wait(transaction_id, walk, why=why, clause=CLAUSE)
+
+
+@pytest.mark.requirement("WEBHOOK-PAYMENT-DATA-IS-TRANSACTION", "WEBHOOK-ENVELOPE")
+def test_payment_events_are_envelopes_whose_data_is_the_transaction(payment_events, payments):
+    for _, events in events_of(payment_events, payments):
+        payment_events.check_envelopes(events)
+
+
+@pytest.mark.requirement("WEBHOOK-OUTGOING-PAYMENT-STATUS")
+def test_each_status_event_carries_the_transaction_in_that_status(payment_events, payments):
+    for _, events in events_of(payment_events, payments):
+        payment_events.check_statuses(events)
+
+
+@pytest.mark.requirement("WEBHOOK-SIGNATURE")
+def test_payment_events_are_signed(payment_events, payments):
+    for _, events in events_of(payment_events, payments):
+        payment_events.check_signatures(events)
+
+
+@pytest.mark.requirement(
+    "WEBHOOK-OUTGOING-REFUND-EVENTS",
+    "REFUND-OUTGOING-LIFECYCLE",
+    "TRANSACTION-PROCESSING-TO-COMPLETED",
+    "TRANSACTION-PROCESSING-TO-FAILED",
+)
+def test_payment_events_follow_the_state_machine(payment_events, payments):
+    """Refund events only after FAILED: the completed payment has none."""
+    for transaction_id, events in events_of(payment_events, payments):
+        payment_events.check_order(events)
+        if transaction_id == payments[0][0]:
+            refunds = [d.summary() for d in events if "REFUND" in (d.event_type or "")]
+            check(
+                not refunds,
+                CLAUSE,
+                f"{OUTGOING}REFUND_* events are emitted only for the refund of a failed "
+                "outgoing transaction",
+                expected="no refund event for a completed payment",
+                observed=refunds,
+            )

@@ -1,0 +1,69 @@
+"""Internal account endpoints: ``GET /customers/internal-accounts`` (§4 Accounts) and the
+sandbox's ``POST /sandbox/internal-accounts/{accountId}/fund`` (§4 sandbox endpoints).
+
+The list answers ``{"data": [InternalAccount]}``: a customer's accounts with
+``customerId``, the platform's own without it. Funding credits the ledger at once and
+answers the account; an account that is not ``ACTIVE`` cannot receive (§3 Internal
+account) and answers ``409 ACCOUNT_CANNOT_RECEIVE``.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference import internal_accounts, ledger
+from reference.customer_store import load_or_404
+from reference.errors import ApiError
+from reference.routing import ApiRequest, Operation, api_route
+from reference.validation import Problems
+
+# A single funding is capped so a typo cannot overflow SQLite's 64-bit sums.
+MAX_FUNDING = 10**15
+
+
+def list_internal_accounts(request: ApiRequest) -> Response:
+    """``GET /customers/internal-accounts?customerId=`` → ``{"data": [...]}``; an unknown
+    customer (or another platform's) is ``404 NOT_FOUND``."""
+    db = request.services.db
+    platform_id = request.platform.id
+    customer_id = request.query.get("customerId") or None
+    if customer_id is not None:
+        load_or_404(db, platform_id, customer_id)
+    accounts = internal_accounts.owned_by(db, platform_id, customer_id)
+    return JSONResponse({"data": [internal_accounts.render(db, a) for a in accounts]})
+
+
+def fund_internal_account(request: ApiRequest) -> Response:
+    """``POST /sandbox/internal-accounts/{accountId}/fund {amount}`` → the credited
+    InternalAccount."""
+    db = request.services.db
+    problems = Problems()
+    amount = problems.required(request.body, "amount", "")
+    if amount is not None:
+        amount = problems.integer("amount", amount, minimum=1, maximum=MAX_FUNDING)
+    problems.raise_if_any()
+    assert isinstance(amount, int)
+    account_id = request.path_params["accountId"]
+    with db.transaction():
+        account = internal_accounts.load(db, request.platform.id, account_id)
+        if account is None:
+            raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
+        if not account.is_active:
+            raise ApiError(
+                409,
+                "ACCOUNT_CANNOT_RECEIVE",
+                f"{account.id} is {account.status}; only ACTIVE accounts can receive"
+                " (§3 Internal account)",
+            )
+        ledger.post(db, account.id, amount, ledger.FUNDING)
+        body = internal_accounts.render(db, account)
+    return JSONResponse(body)
+
+
+ROUTES = [
+    api_route("/customers/internal-accounts", Operation("GET", list_internal_accounts)),
+    api_route(
+        "/sandbox/internal-accounts/{accountId}/fund",
+        Operation("POST", fund_internal_account, body=True),
+    ),
+]

@@ -1,0 +1,189 @@
+"""Executing a quote (§3 Quote and transaction; ARCHITECTURE.md, "Execute and
+transactions"): the debit, settlement, failure and automatic refund, with their
+``OUTGOING_PAYMENT.*`` events (§6).
+
+One DB transaction (``BEGIN IMMEDIATE``) holds the status check, the debit, the quote
+moving to ``PROCESSING``, the transaction moving to ``PROCESSING`` and the events, so
+concurrent executes of one quote debit once. Sandbox transfers settle at once (§4 Sandbox
+behaviours), in the same DB transaction: an internal destination is credited and the
+transaction is ``COMPLETED``; an external destination's scenario may instead keep it
+``PROCESSING`` (``005``) or fail it (``099``: ``FAILED``, ``PAYOUT_RETURNED``, the whole
+debit credited back, ``refund`` pending then completed). Each step's event carries the
+transaction as of that step with a strictly later timestamp than the step before. The
+quote is ``COMPLETED`` once its transaction is final; a quote executed on creation
+(``immediatelyExecute``) is ``COMPLETED`` as returned.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from reference import external_accounts, internal_accounts, ledger, quote_store
+from reference import transaction_store as txns
+from reference.clock import later_than
+from reference.errors import ApiError
+from reference.quote_store import Quote
+from reference.services import Services
+from reference.transaction_store import Transaction
+
+EVENT_PREFIX = "OUTGOING_PAYMENT."
+PAYOUT_RETURNED = "PAYOUT_RETURNED"
+# Under `execute-not-atomic`: how long the lock stays free between check and debit, so
+# concurrent executes really interleave.
+RACE_WINDOW_S = 0.1
+
+
+class _Steps:
+    """Timestamps for one execution: each strictly after the one before."""
+
+    def __init__(self, after: str) -> None:
+        self._last = after
+
+    def next(self) -> str:
+        self._last = later_than(self._last)
+        return self._last
+
+
+def _load(services: Services, platform_id: str, quote_id: str) -> Quote:
+    quote = quote_store.load(services.db, platform_id, quote_id)
+    if quote is None:
+        raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
+    return quote
+
+
+def _transaction(services: Services, quote: Quote) -> Transaction:
+    transaction = txns.load(services.db, quote.platform_id, quote.transaction_id)
+    if transaction is None:  # created with the quote, in the same DB transaction
+        raise LookupError(f"{quote.id} has no transaction {quote.transaction_id}")
+    return transaction
+
+
+def _check(services: Services, quote: Quote) -> bool:
+    """Raise unless ``quote`` may execute now; True when the `execute-double-debit` fault
+    lets an executed quote debit again."""
+    settings = services.settings
+    expired = quote.status == quote_store.EXPIRED or (
+        quote.status == quote_store.PENDING and quote.past_expiry()
+    )
+    if expired:
+        if not settings.has_fault("execute-after-expiry"):
+            raise ApiError(
+                400, "QUOTE_EXPIRED", f"{quote.id} expired at {quote.expires_at}; create a new one"
+            )
+    elif quote.status != quote_store.PENDING:
+        if settings.has_fault("execute-double-debit"):
+            return True
+        raise ApiError(409, "QUOTE_ALREADY_EXECUTED", f"{quote.id} is {quote.status}")
+    _check_funds(services, quote)
+    return False
+
+
+def _check_funds(services: Services, quote: Quote) -> None:
+    needed = int(quote.fields["totalSendingAmount"])
+    available = ledger.balances(services.db, quote.source_account_id).available
+    if available < needed:
+        raise ApiError(
+            400,
+            "INSUFFICIENT_FUNDS",
+            f"{quote.source_account_id} has {available} available; the quote needs {needed}",
+        )
+
+
+def _announce(services: Services, transaction: Transaction, step: str) -> None:
+    services.webhooks.enqueue_event(
+        transaction.platform_id,
+        EVENT_PREFIX + step,
+        txns.render(transaction),
+        timestamp=transaction.updated_at,
+    )
+
+
+def _refund(services: Services, transaction: Transaction, steps: _Steps) -> Transaction:
+    """Credit the debit back to the source: refund pending, then completed."""
+    settings = services.settings
+    reference = f"REFUND-{uuid.uuid4().hex[:12].upper()}"
+    announce = not settings.has_fault("refund-event-missing")
+    pending = {"status": "PENDING", "reference": reference}
+    transaction = txns.save(services.db, transaction, steps.next(), refund=pending)
+    if announce:
+        _announce(services, transaction, "REFUND_PENDING")
+    amount = transaction.sent_amount
+    if settings.has_fault("money-leak-on-refund"):
+        amount -= 1
+    source = str(transaction.fields["source"]["accountId"])
+    ledger.post(services.db, source, amount, ledger.REFUND, transaction.id)
+    completed = {"status": "COMPLETED", "reference": reference}
+    transaction = txns.save(services.db, transaction, steps.next(), refund=completed)
+    if announce:
+        _announce(services, transaction, "REFUND_COMPLETED")
+    return transaction
+
+
+def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _Steps) -> str:
+    """Settle at once by the destination's scenario; return the transaction's status."""
+    db = services.db
+    destination = quote.destination_account_id
+    internal = internal_accounts.load(db, quote.platform_id, destination)
+    if internal is None:
+        external = external_accounts.load_account(db, quote.platform_id, destination)
+        scenario = external.scenario if external is not None else ""
+        if scenario == external_accounts.TIMEOUT:
+            return transaction.status
+        if scenario == external_accounts.RETURNED:
+            transaction = txns.save(
+                db, transaction, steps.next(), status=txns.FAILED, failure_reason=PAYOUT_RETURNED
+            )
+            _announce(services, transaction, txns.FAILED)
+            _refund(services, transaction, steps)
+            return txns.FAILED
+    else:
+        ledger.post(db, internal.id, transaction.received_amount, ledger.CREDIT, transaction.id)
+    stamp = steps.next()
+    transaction = txns.save(db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp)
+    _announce(services, transaction, txns.COMPLETED)
+    return txns.COMPLETED
+
+
+def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
+    """Debit, move to ``PROCESSING``, settle; return the quote as the caller answers it."""
+    db = services.db
+    transaction = _transaction(services, quote)
+    steps = _Steps(max(transaction.updated_at, quote.updated_at))
+    ledger.post(db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id)
+    stamp = steps.next()
+    answered = quote_store.set_status(db, quote, quote_store.PROCESSING, stamp)
+    transaction = txns.save(db, transaction, stamp, status=txns.PROCESSING)
+    _announce(services, transaction, txns.PROCESSING)
+    status = _settle(services, answered, transaction, steps)
+    if immediate or status in txns.FINAL:
+        completed = quote_store.set_status(db, answered, quote_store.COMPLETED, steps.next())
+        if immediate:
+            return completed
+    return answered
+
+
+def execute(services: Services, platform_id: str, quote_id: str) -> Quote:
+    """``POST /quotes/{quoteId}/execute``: the quote as answered (``PROCESSING``)."""
+    db = services.db
+    if services.settings.has_fault("execute-not-atomic"):
+        with db.transaction():
+            _check(services, _load(services, platform_id, quote_id))
+        time.sleep(RACE_WINDOW_S)  # the lock is free: another execute passes the same check
+        with db.transaction():
+            return _carry_out(services, _load(services, platform_id, quote_id), immediate=False)
+    with db.transaction():
+        quote = _load(services, platform_id, quote_id)
+        if _check(services, quote):  # `execute-double-debit`: debit again, change nothing
+            transaction = _transaction(services, quote)
+            ledger.post(
+                db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id
+            )
+            return quote
+        return _carry_out(services, quote, immediate=False)
+
+
+def execute_on_creation(services: Services, quote: Quote) -> Quote:
+    """``immediatelyExecute``: run inside the creating DB transaction; ``COMPLETED``."""
+    _check_funds(services, quote)
+    return _carry_out(services, quote, immediate=True)

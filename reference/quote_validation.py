@@ -1,0 +1,254 @@
+"""Validation of ``POST /quotes`` (§4 Quotes and transactions; ARCHITECTURE.md, "Quotes").
+
+Every field is checked, the accounts are looked up and the quote is priced before one
+``400 INVALID_INPUT`` lists every problem (§7). Then the customer: not ``APPROVED`` is
+``409 CUSTOMER_NOT_APPROVED``; on unregulated platforms, no end-user terms on file is
+``400 END_USER_TERMS_NOT_ACCEPTED`` (§4 Customers and verification). A customer's accounts
+are ``PENDING`` until it is approved, so their status is left to that 409 rather than
+reported as a field.
+
+The source is one of the platform's internal accounts (this sandbox's external accounts
+have no direct pull, and just-in-time and UMA transfers are later slices); the destination
+is an internal or external account of the same owner (customer, or the platform itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reference import agreements, currencies, customer_store, external_accounts, rates
+from reference.config_store import load_config
+from reference.currencies import Currency
+from reference.errors import ApiError
+from reference.field_checks import text
+from reference.internal_accounts import PENDING, InternalAccount
+from reference.internal_accounts import load as load_internal
+from reference.pricing import Price, PricingError, fee_schedule, price
+from reference.services import Services
+from reference.validation import Problems, at
+
+REQUIRED = ("source", "destination", "lockedCurrencySide", "lockedCurrencyAmount")
+SIDES = ("SENDING", "RECEIVING")
+MAX_AMOUNT = 10**15  # keeps every sum inside SQLite's 64-bit integers
+MAX_REMITTANCE = 80  # §8 Limits
+MAX_BPS = 10_000
+INTERNAL_RAIL = "INTERNAL"
+Account = InternalAccount | external_accounts.ExternalAccount
+
+
+@dataclass(frozen=True, slots=True)
+class ValidQuote:
+    """A request that passed every check, priced."""
+
+    source: InternalAccount
+    destination: Account
+    payment_rail: str
+    side: str
+    amount: int
+    immediately: bool
+    description: str | None
+    texts: dict[str, str]  # remittanceInformation and purposeOfPayment, when sent
+    customer: customer_store.Customer | None
+    sending: Currency
+    receiving: Currency
+    price: Price
+
+    @property
+    def destination_id(self) -> str:
+        """The destination account's id."""
+        return self.destination.id
+
+    @property
+    def customer_id(self) -> str | None:
+        """The owner of the source; None for the platform's own account."""
+        return self.source.customer_id
+
+    @property
+    def platform_customer_id(self) -> str | None:
+        """The platform's identifier of the customer, if it gave one."""
+        if self.customer is None:
+            return None
+        value = self.customer.fields.get("platformCustomerId")
+        return value if isinstance(value, str) else None
+
+
+def _account_id(problems: Problems, obj: Mapping[str, Any], path: str) -> str | None:
+    value = problems.required(obj, "accountId", path)
+    return None if value is None else text(problems, at(path, "accountId"), value)
+
+
+def _source(services: Services, platform_id: str, problems: Problems, value: Any) -> Any:
+    obj = None if value is None else problems.object("source", value)
+    if obj is None:
+        return None
+    kind = problems.required(obj, "sourceType", "source")
+    if kind == "REALTIME_FUNDING":
+        problems.add("source.sourceType", "NOT_SUPPORTED", "just-in-time funding: not yet")
+    elif kind is not None:
+        problems.one_of("source.sourceType", kind, ("ACCOUNT",))
+    if kind != "ACCOUNT" or (account_id := _account_id(problems, obj, "source")) is None:
+        return None
+    account = load_internal(services.db, platform_id, account_id)
+    if account is None:
+        pullable = external_accounts.load_account(services.db, platform_id, account_id)
+        constraint, message = (
+            ("NOT_PULLABLE", "external accounts have no direct pull in this sandbox")
+            if pullable is not None
+            else ("UNKNOWN_ACCOUNT", "must be an internal account of the platform")
+        )
+        problems.add("source.accountId", constraint, message)
+    return account
+
+
+def _destination(
+    services: Services, platform_id: str, problems: Problems, value: Any
+) -> tuple[Account | None, str | None]:
+    obj = None if value is None else problems.object("destination", value)
+    if obj is None:
+        return None, None
+    kind = problems.required(obj, "destinationType", "destination")
+    if kind == "UMA_ADDRESS":
+        problems.add("destination.destinationType", "NOT_SUPPORTED", "UMA transfers: not yet")
+    elif kind is not None:
+        problems.one_of("destination.destinationType", kind, ("ACCOUNT",))
+    rail = obj.get("paymentRail")
+    if rail is not None:
+        rail = text(problems, "destination.paymentRail", rail)
+    if kind != "ACCOUNT" or (account_id := _account_id(problems, obj, "destination")) is None:
+        return None, rail
+    account: Account | None = load_internal(services.db, platform_id, account_id)
+    if account is None:
+        account = external_accounts.load_account(services.db, platform_id, account_id)
+    if account is None:
+        problems.add("destination.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
+    return account, rail
+
+
+def _override(problems: Problems, value: Any) -> dict[str, int] | None:
+    obj = problems.object("platformFeeOverride", value)
+    if obj is None:
+        return None
+    before = len(problems)
+    result: dict[str, int] = {}
+    for key, maximum in (("variableRateBps", MAX_BPS), ("fixedFee", MAX_AMOUNT)):
+        if obj.get(key) is not None:
+            path = at("platformFeeOverride", key)
+            checked = problems.integer(path, obj[key], minimum=0, maximum=maximum)
+            result[key] = checked or 0
+    if not result:
+        problems.add("platformFeeOverride", "REQUIRED", "variableRateBps or fixedFee")
+    return result if len(problems) == before else None
+
+
+def _usable(account: Account, customer: customer_store.Customer | None) -> bool:
+    """Active, or pending only because its customer is not approved yet (that is the 409)."""
+    if account.status == "ACTIVE":
+        return True
+    return account.status == PENDING and customer is not None and customer.status != "APPROVED"
+
+
+def _texts(problems: Problems, body: Mapping[str, Any]) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    remittance = body.get("remittanceInformation")
+    if remittance is not None and problems.string("remittanceInformation", remittance) is not None:
+        if len(remittance) > MAX_REMITTANCE:
+            problems.add("remittanceInformation", "MAX_LENGTH", "at most 80 characters")
+        texts["remittanceInformation"] = remittance
+    purpose = body.get("purposeOfPayment")
+    if purpose is not None and text(problems, "purposeOfPayment", purpose) is not None:
+        texts["purposeOfPayment"] = purpose
+    return texts
+
+
+def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> ValidQuote:
+    """The priced request, or the errors of §7 in the order the module docstring gives."""
+    problems = Problems()
+    for key in REQUIRED:
+        problems.required(body, key, "")
+    source = _source(services, platform_id, problems, body.get("source"))
+    destination, rail = _destination(services, platform_id, problems, body.get("destination"))
+    side = body.get("lockedCurrencySide")
+    if side is not None:
+        side = problems.one_of("lockedCurrencySide", side, SIDES)
+    amount = body.get("lockedCurrencyAmount")
+    if amount is not None:
+        amount = problems.integer("lockedCurrencyAmount", amount, minimum=1, maximum=MAX_AMOUNT)
+    immediately = body.get("immediatelyExecute")
+    if immediately is not None:
+        immediately = problems.boolean("immediatelyExecute", immediately)
+    description = body.get("description")
+    if description is not None:
+        description = problems.string("description", description)
+    texts = _texts(problems, body)
+    override = body.get("platformFeeOverride")
+    if override is not None:
+        override = _override(problems, override)
+    customer = None
+    if source is not None and source.customer_id is not None:
+        customer = customer_store.load(services.db, platform_id, source.customer_id)
+    if source is not None:
+        if body.get("platformFeeOverride") is not None and source.currency != "USD":
+            problems.add("platformFeeOverride", "USD_SOURCE_ONLY", "USD source currency only")
+        if not _usable(source, customer):
+            problems.add("source.accountId", "ACCOUNT_NOT_ACTIVE", f"is {source.status}")
+    if source is not None and destination is not None:
+        if destination.id == source.id:
+            problems.add("destination.accountId", "SAME_ACCOUNT", "must differ from the source")
+        elif destination.customer_id != source.customer_id:
+            problems.add("destination.accountId", "OTHER_CUSTOMER", "must be the source's owner's")
+        elif not _usable(destination, customer):
+            problems.add("destination.accountId", "ACCOUNT_NOT_ACTIVE", f"is {destination.status}")
+        if not (rates.has_rate(source.currency) and rates.has_rate(destination.currency)):
+            problems.add("destination.accountId", "NO_RATE", "no rate for this currency pair")
+    problems.raise_if_any()
+    assert source is not None and destination is not None
+    assert isinstance(side, str) and isinstance(amount, int)
+    sending = currencies.CURRENCIES[source.currency]
+    receiving = currencies.CURRENCIES[destination.currency]
+    fee_configs = load_config(services.db, platform_id).fee_configs
+    fees = fee_schedule(sending.code, receiving.code, fee_configs, override)
+    try:
+        priced = price(side, amount, sending, receiving, fees, services.settings)
+    except PricingError as exc:
+        problems.add("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
+        problems.raise_if_any()
+        raise
+    _check_customer(customer, services)
+    if rail is None:
+        rail = INTERNAL_RAIL
+        if isinstance(destination, external_accounts.ExternalAccount):
+            rail = destination.default_rail
+    return ValidQuote(
+        source=source,
+        destination=destination,
+        payment_rail=rail,
+        side=side,
+        amount=amount,
+        immediately=bool(immediately),
+        description=description,
+        texts=texts,
+        customer=customer,
+        sending=sending,
+        receiving=receiving,
+        price=priced,
+    )
+
+
+def _check_customer(customer: customer_store.Customer | None, services: Services) -> None:
+    """409 ``CUSTOMER_NOT_APPROVED``, then 400 ``END_USER_TERMS_NOT_ACCEPTED``."""
+    if customer is None:  # the platform's own account
+        return
+    if customer.status != customer_store.APPROVED:
+        raise ApiError(
+            409,
+            "CUSTOMER_NOT_APPROVED",
+            f"{customer.id} is {customer.status}; money movement unlocks at APPROVED (§3)",
+        )
+    if not services.settings.regulated and agreements.END_USER_TERMS not in customer.consents:
+        raise ApiError(
+            400,
+            "END_USER_TERMS_NOT_ACCEPTED",
+            f"{customer.id} has no end-user terms acceptance on file (§4 Customers)",
+        )

@@ -1,0 +1,55 @@
+"""Quote endpoints (§4 Quotes and transactions): ``POST /quotes``, ``GET /quotes/{quoteId}``
+and ``POST /quotes/{quoteId}/execute``.
+
+Creation validates and prices (``quote_validation``), stores the quote with its
+transaction (``quote_store``) and, with ``immediatelyExecute``, executes it in the same DB
+transaction (``payments``): a request that cannot be paid leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference import payments, quote_store
+from reference.errors import ApiError
+from reference.quote_validation import validate
+from reference.routing import ApiRequest, Operation, api_route
+
+
+def create_quote(request: ApiRequest) -> Response:
+    """``POST /quotes`` → 201 Quote (``PENDING``, or ``COMPLETED`` when executed at once)."""
+    services = request.services
+    with services.db.transaction():
+        valid = validate(services, request.platform.id, request.body)
+        lifetime = services.settings.quote_lifetime_s
+        quote = quote_store.create(services.db, request.platform.id, valid, lifetime)
+        if valid.immediately:
+            quote = payments.execute_on_creation(services, quote)
+    return JSONResponse(quote_store.render(quote), status_code=201)
+
+
+def get_quote(request: ApiRequest) -> Response:
+    """``GET /quotes/{quoteId}``; a ``PENDING`` quote past ``expiresAt`` reads ``EXPIRED``."""
+    db = request.services.db
+    quote_id = request.path_params["quoteId"]
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        quote = quote_store.load(db, request.platform.id, quote_id)
+    if quote is None:
+        raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
+    return JSONResponse(quote_store.render(quote))
+
+
+def execute_quote(request: ApiRequest) -> Response:
+    """``POST /quotes/{quoteId}/execute`` → 200 Quote ``PROCESSING``; 409 when it is no
+    longer ``PENDING``, 400 ``QUOTE_EXPIRED`` after ``expiresAt``, 400
+    ``INSUFFICIENT_FUNDS``."""
+    quote = payments.execute(request.services, request.platform.id, request.path_params["quoteId"])
+    return JSONResponse(quote_store.render(quote))
+
+
+ROUTES = [
+    api_route("/quotes", Operation("POST", create_quote, body=True)),
+    api_route("/quotes/{quoteId}", Operation("GET", get_quote)),
+    api_route("/quotes/{quoteId}/execute", Operation("POST", execute_quote)),
+]

@@ -1,0 +1,60 @@
+"""Transaction endpoints (§4 Quotes and transactions): ``GET /transactions`` and
+``GET /transactions/{transactionId}``.
+
+The list answers ``{"data": [Transaction]}``, newest first, filtered by ``customerId``,
+``status`` and ``type``. ``status`` filters payment transactions only, so combining it with
+``type=CARD`` is ``400 INVALID_INPUT`` (§4, §7). This slice has no card transactions:
+``type=CARD`` or a ``cardId`` filter lists nothing.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference import quote_store
+from reference import transaction_store as txns
+from reference.errors import ApiError
+from reference.routing import ApiRequest, Operation, api_route
+from reference.validation import Problems
+
+CARD = "CARD"
+TYPES = (txns.OUTGOING, "INCOMING", CARD)
+
+
+def list_transactions(request: ApiRequest) -> Response:
+    """``GET /transactions?customerId=&status=&type=&cardId=`` → ``{"data": [...]}``."""
+    db = request.services.db
+    query = request.query
+    problems = Problems()
+    status, kind = query.get("status"), query.get("type")
+    if status is not None:
+        problems.one_of("status", status, txns.STATUSES)
+    if kind is not None:
+        problems.one_of("type", kind, TYPES)
+    if status is not None and kind == CARD:
+        problems.add("status", "NOT_WITH_CARD", "status filters payment transactions only")
+    problems.raise_if_any()
+    if kind in ("INCOMING", CARD) or query.get("cardId"):
+        return JSONResponse({"data": []})
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        found = txns.find(db, request.platform.id, query.get("customerId") or None, status)
+    return JSONResponse({"data": [txns.render(t) for t in found]})
+
+
+def get_transaction(request: ApiRequest) -> Response:
+    """``GET /transactions/{transactionId}`` → the Transaction."""
+    db = request.services.db
+    transaction_id = request.path_params["transactionId"]
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        transaction = txns.load(db, request.platform.id, transaction_id)
+    if transaction is None:
+        raise ApiError(404, "NOT_FOUND", f"no transaction {transaction_id}")
+    return JSONResponse(txns.render(transaction))
+
+
+ROUTES = [
+    api_route("/transactions", Operation("GET", list_transactions)),
+    api_route("/transactions/{transactionId}", Operation("GET", get_transaction)),
+]
