@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from conformance import contract
+from conformance.event_checks import check_event_envelopes, check_event_signatures
 from conformance.failures import check, fail
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkTimeout, SinkView, check_order, dedupe_by_event_id
@@ -28,7 +28,6 @@ __all__ = ["CustomerEvents", "event_family", "event_type", "mentions"]
 
 TRANSITION_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
 EVENTS_CLAUSE = "§6 Events"
-SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
 
 
 def event_family(kind: str) -> str:
@@ -169,33 +168,14 @@ class CustomerEvents:
     def check_envelopes(self, events: Iterable[Delivery]) -> None:
         """Every event is the envelope {id: Webhook:<uuid>, type, timestamp, data}."""
         __tracebackhide__ = True
-        for delivery in events:
-            body = delivery.json
-            ref = contract.webhook_schema(body)
-            problems = self.registry.violations(ref.name, body) if body is not None else []
-            check(
-                body is not None and not problems,
-                ref.clause,
-                "every event except the test event is an envelope {id: Webhook:<uuid>, type, "
-                "timestamp, data}",
-                observed=[f"{p.path}: {p.message}" for p in problems] or delivery.body[:200],
-                hint=delivery.summary(),
-            )
+        check_event_envelopes(
+            self.registry,
+            events,
+            "every event except the test event is an envelope {id: Webhook:<uuid>, type, "
+            "timestamp, data}",
+        )
 
     def check_signatures(self, events: Iterable[Delivery]) -> None:
         """Every event's X-Service-Signature verifies with the profile's webhook key."""
         __tracebackhide__ = True
-        if self.sink.public_key is None:
-            self.advisory("event signatures were not checked: the profile has no webhook key")
-            return
-        for delivery in events:
-            result = self.sink.signature(delivery)
-            header = (delivery.signature_header or "<absent>")[:60]
-            check(
-                result.valid,
-                SIGNATURE_CLAUSE,
-                "each delivery carries X-Service-Signature: a base64 signature over the "
-                "SHA-256 of the exact body that verifies with the service public key",
-                observed=f"{result.reason} (header {header!r})",
-                hint=delivery.summary(),
-            )
+        check_event_signatures(self.sink, self.advisory, events)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 
-from conformance import contract
+from conformance.event_checks import check_event_envelopes, check_event_signatures
 from conformance.failures import check, fail
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkTimeout, SinkView, check_order, dedupe_by_event_id
@@ -25,7 +25,6 @@ OUTGOING = "OUTGOING_PAYMENT."
 STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
 TRANSITION_CLAUSE = "§3 Quote and transaction"
 EVENTS_CLAUSE = "§6 Events"
-SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
 
 
 class PaymentEvents:
@@ -100,36 +99,17 @@ class PaymentEvents:
     def check_envelopes(self, events: Iterable[Delivery]) -> None:
         """Every event is the envelope {id: Webhook:<uuid>, type, timestamp, data: Transaction}."""
         __tracebackhide__ = True
-        for delivery in events:
-            body = delivery.json
-            ref = contract.webhook_schema(body)
-            problems = self.registry.violations(ref.name, body) if body is not None else []
-            check(
-                body is not None and not problems,
-                ref.clause,
-                "a payment event is the envelope {id: Webhook:<uuid>, type, timestamp, data} "
-                "whose data is the Transaction",
-                observed=[f"{p.path}: {p.message}" for p in problems] or delivery.body[:200],
-                hint=delivery.summary(),
-            )
+        check_event_envelopes(
+            self.registry,
+            events,
+            "a payment event is the envelope {id: Webhook:<uuid>, type, timestamp, data} "
+            "whose data is the Transaction",
+        )
 
     def check_signatures(self, events: Iterable[Delivery]) -> None:
         """Every event's X-Service-Signature verifies with the profile's webhook key."""
         __tracebackhide__ = True
-        if self.sink.public_key is None:
-            self.advisory("event signatures were not checked: the profile has no webhook key")
-            return
-        for delivery in events:
-            result = self.sink.signature(delivery)
-            header = (delivery.signature_header or "<absent>")[:60]
-            check(
-                result.valid,
-                SIGNATURE_CLAUSE,
-                "each delivery carries X-Service-Signature: a base64 signature over the "
-                "SHA-256 of the exact body that verifies with the service public key",
-                observed=f"{result.reason} (header {header!r})",
-                hint=delivery.summary(),
-            )
+        check_event_signatures(self.sink, self.advisory, events)
 
     def check_statuses(self, events: Iterable[Delivery]) -> None:
         """OUTGOING_PAYMENT.<STATUS> carries the transaction in that status."""
