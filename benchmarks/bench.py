@@ -5,10 +5,14 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
 - the reference sandbox: start-up time, ``GET /config`` latency (sequential) and throughput
   (8 threads), resident memory after the load;
 - webhooks: time from ``POST /sandbox/webhooks/test`` to the signed delivery at the sink;
+- money movement: ``POST /quotes`` and ``POST /quotes/{id}/execute`` latency (sequential),
+  executes per second from 8 threads on distinct quotes, and whether the ledger still
+  balances afterwards (funded = left on the source + credited to the destination);
 - the suite: wall time of ``conformance run`` against the embedded sandbox, serial and with
   ``-n 2``, with its test and request counts.
 
-Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--skip-suite]``
+Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
+[--skip-suite]``
 """
 
 from __future__ import annotations
@@ -119,6 +123,101 @@ def bench_webhooks(count: int) -> dict[str, Any]:
         sandbox.stop()
 
 
+# A complete individual packet; on a regulated sandbox a name without a scenario suffix
+# resolves to APPROVED at creation (ARCHITECTURE.md, "Verification and the sandbox suffixes").
+_CUSTOMER = {
+    "customerType": "INDIVIDUAL",
+    "birthDate": "1990-04-01",
+    "nationality": "US",
+    "idType": "SSN",
+    "identifier": "123-45-6789",
+    "address": {"line1": "1 Main St", "city": "Springfield", "postalCode": "12345",
+                "country": "US"},
+}  # fmt: skip
+# An ordinary payee: the sandbox pays identifiers ending in 000 at once.
+_PAYEE = {
+    "accountType": "US_ACCOUNT",
+    "accountNumber": "123456000",
+    "routingNumber": "021000021",
+    "accountCategory": "CHECKING",
+    "accountHolderName": "Bench Payee",
+}
+
+
+def _usd_account(client: httpx.Client, base: str, name: str) -> tuple[str, str]:
+    """(customer id, USD internal account id) of a new approved customer."""
+    created = client.post(f"{base}/customers", json={**_CUSTOMER, "fullName": name})
+    created.raise_for_status()
+    customer_id = created.json()["id"]
+    return customer_id, _usd(client, base, customer_id)["id"]
+
+
+def _usd(client: httpx.Client, base: str, customer_id: str) -> dict[str, Any]:
+    listed = client.get(f"{base}/customers/internal-accounts", params={"customerId": customer_id})
+    listed.raise_for_status()
+    return next(a for a in listed.json()["data"] if a["currency"] == "USD")
+
+
+def bench_money(quotes: int) -> dict[str, Any]:
+    sandbox = start_embedded("--regulated --quote-lifetime 600")
+    info = sandbox.info
+    base = info["base_url"]
+    auth = (info["client_id"], info["client_secret"])
+    try:
+        with httpx.Client(auth=auth, timeout=10) as client:
+            sender, source = _usd_account(client, base, "Bench Sender")
+            external = client.post(
+                f"{base}/customers/external-accounts",
+                json={"customerId": sender, "currency": "USD", "accountInfo": _PAYEE},
+            )
+            external.raise_for_status()
+            destination = external.json()["id"]
+            amount = 1_000
+            funded = amount * quotes * 2
+            client.post(
+                f"{base}/sandbox/internal-accounts/{source}/fund", json={"amount": funded}
+            ).raise_for_status()
+            body = {
+                "source": {"sourceType": "ACCOUNT", "accountId": source},
+                "destination": {"destinationType": "ACCOUNT", "accountId": destination},
+                "lockedCurrencySide": "SENDING",
+                "lockedCurrencyAmount": amount,
+            }
+            create_ms, execute_ms = [], []
+            for _ in range(quotes):
+                t0 = time.perf_counter()
+                quote = client.post(f"{base}/quotes", json=body)
+                create_ms.append((time.perf_counter() - t0) * 1000)
+                quote.raise_for_status()
+                t0 = time.perf_counter()
+                client.post(f"{base}/quotes/{quote.json()['id']}/execute").raise_for_status()
+                execute_ms.append((time.perf_counter() - t0) * 1000)
+            pending = [client.post(f"{base}/quotes", json=body).json()["id"] for _ in range(quotes)]
+        local = threading.local()
+
+        def execute(quote_id: str) -> None:
+            if not hasattr(local, "client"):
+                local.client = httpx.Client(auth=auth, timeout=30)
+            local.client.post(f"{base}/quotes/{quote_id}/execute").raise_for_status()
+
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(execute, pending))
+        elapsed = time.perf_counter() - t0
+        with httpx.Client(auth=auth, timeout=10) as client:
+            left = _usd(client, base, sender)["totalBalance"]["amount"]
+        return {
+            "create_quote_sequential": percentiles(create_ms),
+            "execute_sequential": percentiles(execute_ms),
+            "execute_8_threads_per_s": round(quotes / elapsed, 1),
+            # same currency, no fees: every executed quote moved exactly `amount` out
+            "ledger_balances": funded - left == amount * quotes * 2,
+            "rss_mib_after_load": rss_mib(sandbox.process.pid),
+        }
+    finally:
+        sandbox.stop()
+
+
 def bench_suite(workers: int | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as report_dir:
         command = [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={report_dir}"]
@@ -141,11 +240,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--webhooks", type=int, default=50)
+    parser.add_argument("--quotes", type=int, default=200)
     parser.add_argument("--skip-suite", action="store_true")
     args = parser.parse_args()
     figures: dict[str, Any] = {
         "reference": bench_reference(args.requests),
         "webhooks": bench_webhooks(args.webhooks),
+        "money": bench_money(args.quotes),
     }
     if not args.skip_suite:
         figures["suite"] = [bench_suite(None), bench_suite(2)]
