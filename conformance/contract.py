@@ -170,6 +170,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/config", _CONFIG, "platform-config"),
     Endpoint("PATCH", "/config", _CONFIG, "platform-config", request="requests/config-patch"),
     # §4 Cards, stablecoins, agents, auth, sandbox
+    Endpoint("POST", "/sca/login/complete", _SANDBOX, "sca-session"),
     Endpoint("POST", "/sandbox/send", _SANDBOX, "transaction", request="requests/sandbox-send"),
     Endpoint(
         "POST",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 from typing import Any
 
@@ -15,11 +15,16 @@ from conformance.locks import platform_lock
 from conformance.markers import ADVISORY_PROPERTY
 from conformance.money import Money
 from conformance.onboarding import Onboarding
+from conformance.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, Ownership
 from conformance.payment_events import PaymentEvents
 from conformance.profile import Credentials, TargetProfile
+from conformance.resource_events import ResourceEvents
+from conformance.rule_based import SWEEP_RULE_HOOK, RuleBasedAccounts
+from conformance.sca import LOGIN_HOOK, PROOF_HOOK, Sca
 from conformance.schemas import SchemaRegistry, default_registry
 from conformance.sink import SinkView
 from conformance.state import STATE_KEY, SessionState
+from conformance.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
 
 __all__ = [
     "adapter",
@@ -29,12 +34,17 @@ __all__ = [
     "customer_events",
     "money",
     "onboarding",
+    "ownership",
     "payment_events",
     "production_credentials",
     "profile",
+    "resource_events",
     "restore_config",
+    "rule_based",
+    "sca",
     "schema_registry",
     "second_client",
+    "transfers",
     "webhook_sink",
     "webhook_sink_url",
 ]
@@ -225,6 +235,87 @@ def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Mon
         return str(adapter.call(FAILING_ACCOUNT_HOOK, currency=currency))
 
     return Money(client, profile, failing_number)
+
+
+@pytest.fixture(scope="session")
+def sca(money: Money, adapter: Adapter) -> Sca:
+    """SCA customers, challenged executes, SCA logins and quote authorization; the login
+    body and the proofs come from the adapter hooks ``pytest_conformance_sca_login_body``
+    and ``pytest_conformance_sca_proof`` (not shown)."""
+
+    def login_body(customer_id: str) -> dict[str, Any]:
+        return dict(adapter.call(LOGIN_HOOK, customer_id=customer_id))
+
+    def proof(customer_id: str, challenge: Mapping[str, Any], valid: bool) -> dict[str, Any]:
+        body = adapter.call(PROOF_HOOK, customer_id=customer_id, challenge=dict(challenge),
+                            valid=valid)  # fmt: skip
+        return dict(body)
+
+    return Sca(money, login_body, proof)
+
+
+@pytest.fixture(scope="session")
+def rule_based(money: Money, adapter: Adapter) -> RuleBasedAccounts:
+    """Creates rule-based accounts; the ``sweepRule`` comes from the adapter hook
+    ``pytest_conformance_sweep_rule`` (its inner structure is not shown)."""
+
+    def sweep_rule(customer_id: str, destination_id: str) -> dict[str, Any]:
+        rule = adapter.call(
+            SWEEP_RULE_HOOK, customer_id=customer_id, destination_account_id=destination_id
+        )
+        return dict(rule)
+
+    return RuleBasedAccounts(money, sweep_rule)
+
+
+@pytest.fixture(scope="session")
+def ownership(money: Money, adapter: Adapter) -> Ownership:
+    """Walks external-account ownership verification; the pending account's number and the
+    proofs come from the adapter hooks ``pytest_conformance_ownership_pending_account_number``
+    and ``pytest_conformance_ownership_proof`` (bodies not shown)."""
+
+    def pending_number(currency: str) -> str:
+        return str(adapter.call(PENDING_NUMBER_HOOK, currency=currency))
+
+    def proof(account: dict[str, Any], challenge: dict[str, Any], valid: bool) -> dict[str, Any]:
+        found = adapter.call(
+            OWNERSHIP_PROOF_HOOK, account=account, challenge=challenge, valid=valid
+        )
+        return dict(found)
+
+    return Ownership(money, pending_number, proof)
+
+
+@pytest.fixture
+def resource_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> ResourceEvents:
+    """Waits for and checks the events about one resource (EXTERNAL_ACCOUNT.STATUS_UPDATED,
+    INCOMING_PAYMENT.REFUND_*) in the webhook sink."""
+    return ResourceEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def transfers(money: Money, adapter: Adapter) -> Transfers:
+    """Just-in-time quotes and POST /sandbox/send, pull sources, UMA and wallet payouts and
+    the deprecated transfer endpoints; a deposit carrying a reference and the transfer
+    bodies come from the adapter hooks ``pytest_conformance_pay_instructions`` and
+    ``pytest_conformance_transfer_body`` (not shown)."""
+
+    def pay(quote_id: str, reference: str, currency: str, amount: int) -> Mapping[str, Any]:
+        return dict(adapter.call(PAY_HOOK, quote_id=quote_id, reference=reference,
+                                 currency=currency, amount=amount))  # fmt: skip
+
+    def body(direction: str, source: str, destination: str, amount: int, currency: str) -> Any:
+        ids = {"source_id": source, "destination_id": destination}
+        return adapter.call(
+            TRANSFER_BODY_HOOK, direction=direction, amount=amount, currency=currency, **ids
+        )
+
+    return Transfers(money, pay, body)
 
 
 @pytest.fixture

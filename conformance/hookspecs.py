@@ -61,6 +61,94 @@ def pytest_conformance_failing_account_number(profile: Any, currency: str) -> st
     not shown), so failure and refund flows can be walked."""
 
 
+@hookspec(firstresult=True)
+def pytest_conformance_sweep_rule(
+    profile: Any, customer_id: str, destination_account_id: str
+) -> dict[str, Any] | None:
+    """Return the ``sweepRule`` of a rule-based account that sweeps every incoming payment
+    to the customer's internal account ``destination_account_id`` (§2 InternalAccount:
+    its inner structure is not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_ownership_pending_account_number(profile: Any, currency: str) -> str | None:
+    """Return an external account number whose account starts
+    ``PENDING_OWNERSHIP_VERIFICATION`` (§3 External account: which accounts need ownership
+    verification is not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_ownership_proof(
+    profile: Any, account: dict[str, Any], challenge: dict[str, Any], valid: bool
+) -> dict[str, Any] | None:
+    """Return the body for ``POST /customers/external-accounts/{id}/verify`` answering
+    ``challenge`` (the body of ``.../challenge``) for the external ``account``: a proof of
+    ownership when ``valid``, a failing one otherwise (§4 Accounts: bodies not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_return_incoming_payment(
+    profile: Any, account_id: str, amount: int, currency: str
+) -> dict[str, Any] | None:
+    """Make a deposit of ``amount`` arrive at the internal account ``account_id`` and be
+    returned to its sender; return the incoming Transaction (§3, §6: a returned incoming
+    deposit is refunded; no trigger shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_transaction_limits(profile: Any, currency: str) -> dict[str, int] | None:
+    """Return the target's limits in ``currency``'s smallest unit (§8 Limits: enforced,
+    values not published): ``{"size": <largest totalSendingAmount of one transaction>,
+    "daily": <largest sum of sending amounts a customer executes in a UTC day>}``."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_refuse_quote_rate(profile: Any, quote_id: str) -> bool | None:
+    """Make the target refuse the rate of a ``PENDING`` quote when it is next executed
+    (§3: a rate refused at execution; no trigger shown); return True when set up."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_held_account_number(profile: Any, currency: str) -> str | None:
+    """Return an external account number whose payouts are held for compliance review
+    (§2 Transaction pendingReason; no trigger shown): the transaction stays PENDING or
+    PROCESSING with a pendingReason."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_sca_login_body(profile: Any, customer_id: str) -> dict[str, Any] | None:
+    """Return the body of ``POST /sca/login/complete`` that opens an SCA session for the
+    customer (§4: the request and its proof are not shown); the suite sends it itself."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_sca_proof(
+    profile: Any, customer_id: str, challenge: dict[str, Any], valid: bool
+) -> dict[str, Any] | None:
+    """Return the body of ``POST /quotes/{quoteId}/authorize`` answering ``challenge`` (the
+    quote's ``scaChallenge``): a valid proof when ``valid``, a wrong one otherwise (§4: the
+    code's delivery and the other proofs are not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_pay_instructions(
+    profile: Any, quote_id: str, reference: str, currency: str, amount: int
+) -> dict[str, Any] | None:
+    """Pay ``amount`` of ``currency`` into the just-in-time quote's ``paymentInstructions``
+    with ``reference`` as the payment's reference (the quote's own, or a wrong one); return
+    the target's answer. §4 Quotes rule 2: the exact reference triggers execution; a
+    payment simulator that carries a reference is not shown."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_transfer_body(
+    profile: Any, direction: str, source_id: str, destination_id: str, amount: int, currency: str
+) -> dict[str, Any] | None:
+    """Return the body of the deprecated ``POST /transfer-<direction>`` (``in``: from an
+    external account into an internal one; ``out``: the reverse) moving ``amount`` of
+    ``currency`` (§9.2: shapes unchanged, but not shown)."""
+
+
 ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_contact_verification_code",
     "pytest_conformance_complete_hosted_kyc",
@@ -69,4 +157,15 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_simulate_card_authorization",
     "pytest_conformance_agent_device_code",
     "pytest_conformance_failing_account_number",
+    "pytest_conformance_sweep_rule",
+    "pytest_conformance_ownership_pending_account_number",
+    "pytest_conformance_ownership_proof",
+    "pytest_conformance_return_incoming_payment",
+    "pytest_conformance_transaction_limits",
+    "pytest_conformance_refuse_quote_rate",
+    "pytest_conformance_held_account_number",
+    "pytest_conformance_sca_login_body",
+    "pytest_conformance_sca_proof",
+    "pytest_conformance_pay_instructions",
+    "pytest_conformance_transfer_body",
 )

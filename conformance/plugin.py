@@ -186,6 +186,8 @@ def _start_embedded(state: SessionState) -> None:
         webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
         # the sandbox names the adapter module that drives its hidden triggers
         adapter=profile.adapter or info.get("adapter"),
+        # and the features it has enabled, on top of any the profile declares
+        features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
     )
 
 

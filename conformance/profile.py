@@ -44,6 +44,10 @@ FIELD_NAME_DEFAULTS: dict[str, str] = {
     # number field of an IBAN account (used for EUR and other IBAN currencies)
     "iban_account_type": "IBAN_ACCOUNT",
     "iban_account_number": "iban",
+    # §2 Quote: a destination of type UMA_ADDRESS ("its address field name: not shown")
+    "uma_address": "umaAddress",
+    # §2 ExternalAccount: "the wallet account type carries address" (type name not shown)
+    "wallet_account_type": "WALLET",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -4,14 +4,15 @@ sandbox's ``POST /sandbox/internal-accounts/{accountId}/fund`` (§4 sandbox endp
 The list answers ``{"data": [InternalAccount]}``: a customer's accounts with
 ``customerId``, the platform's own without it. Funding credits the ledger at once and
 answers the account; an account that is not ``ACTIVE`` cannot receive (§3 Internal
-account) and answers ``409 ACCOUNT_CANNOT_RECEIVE``.
+account) and answers ``409 ACCOUNT_CANNOT_RECEIVE``. Funding a ``RULE_BASED`` account
+triggers its sweep (``rule_based.sweep``) in the same DB transaction.
 """
 
 from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import internal_accounts, ledger
+from reference import internal_accounts, ledger, rule_based, shape_faults
 from reference.customer_store import load_or_404
 from reference.errors import ApiError
 from reference.routing import ApiRequest, Operation, api_route
@@ -30,7 +31,10 @@ def list_internal_accounts(request: ApiRequest) -> Response:
     if customer_id is not None:
         load_or_404(db, platform_id, customer_id)
     accounts = internal_accounts.owned_by(db, platform_id, customer_id)
-    return JSONResponse({"data": [internal_accounts.render(db, a) for a in accounts]})
+    settings = request.services.settings
+    render = internal_accounts.render
+    data = [shape_faults.internal_account(settings, render(db, a)) for a in accounts]
+    return JSONResponse({"data": data})
 
 
 def fund_internal_account(request: ApiRequest) -> Response:
@@ -56,6 +60,7 @@ def fund_internal_account(request: ApiRequest) -> Response:
                 " (§3 Internal account)",
             )
         ledger.post(db, account.id, amount, ledger.FUNDING)
+        rule_based.sweep(request.services, account, amount)  # a rule-based account sweeps
         body = internal_accounts.render(db, account)
     return JSONResponse(body)
 

@@ -14,7 +14,23 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from reference import INTERFACE_VERSION
+from reference import INTERFACE_VERSION, adapter_accounts, adapter_transfers
+
+# Hooks for rule-based accounts, ownership verification and returned incoming deposits.
+pytest_conformance_sweep_rule = adapter_accounts.pytest_conformance_sweep_rule
+pytest_conformance_ownership_proof = adapter_accounts.pytest_conformance_ownership_proof
+pytest_conformance_ownership_pending_account_number = (
+    adapter_accounts.pytest_conformance_ownership_pending_account_number
+)
+pytest_conformance_return_incoming_payment = (
+    adapter_accounts.pytest_conformance_return_incoming_payment
+)
+# Hooks for just-in-time deposits and the deprecated transfer endpoints.
+pytest_conformance_pay_instructions = adapter_transfers.pytest_conformance_pay_instructions
+pytest_conformance_transfer_body = adapter_transfers.pytest_conformance_transfer_body
+pytest_conformance_simulate_incoming_uma_payment = (
+    adapter_transfers.pytest_conformance_simulate_incoming_uma_payment
+)
 
 _VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")
@@ -83,3 +99,47 @@ def pytest_conformance_failing_account_number(profile: Any, currency: str) -> st
     number for USD, a CLABE for MXN, a wallet address for USDC, an IBAN otherwise; the
     sandbox does not validate account numbers beyond their last three characters."""
     return _FAILING_IDENTIFIERS.get(currency.upper(), _FAILING_IBAN)
+
+
+def pytest_conformance_transaction_limits(profile: Any, currency: str) -> dict[str, int]:
+    """The sandbox's size and daily volume limits in ``currency``'s smallest unit, from its
+    ``GET /sandbox/limits/{currency}`` (ARCHITECTURE.md, "Limits, refused rates and
+    compliance holds")."""
+    body = _call(profile, "GET", f"/sandbox/limits/{quote(currency.upper(), safe='')}").json()
+    return {"size": int(body["transactionSize"]), "daily": int(body["dailyVolume"])}
+
+
+def pytest_conformance_refuse_quote_rate(profile: Any, quote_id: str) -> bool:
+    """Have the sandbox refuse the quote's rate at its next execute, with
+    ``POST /sandbox/quotes/{quoteId}/refuse-rate``; True once set up."""
+    _call(profile, "POST", f"/sandbox/quotes/{quote(quote_id, safe=':')}/refuse-rate")
+    return True
+
+
+# Payouts to an identifier ending in 077 are held for compliance review (our choice).
+HELD_SUFFIX = "077"
+
+
+def pytest_conformance_held_account_number(profile: Any, currency: str) -> str:
+    """An external account identifier whose payouts are held for compliance review: as
+    ``pytest_conformance_failing_account_number``, ending in ``077``."""
+    return pytest_conformance_failing_account_number(profile, currency)[:-3] + HELD_SUFFIX
+
+
+# SCA (ARCHITECTURE.md, "Strong customer authentication"): the sandbox's proofs are fixed,
+# as §5 fixes the OTP code, so these hooks need no call.
+SCA_SANDBOX_CODE = "000000"
+SCA_WRONG_CODE = "999999"
+
+
+def pytest_conformance_sca_login_body(profile: Any, customer_id: str) -> dict[str, Any]:
+    """``POST /sca/login/complete`` body: the customer and the sandbox's fixed code."""
+    return {"customerId": customer_id, "code": SCA_SANDBOX_CODE}
+
+
+def pytest_conformance_sca_proof(
+    profile: Any, customer_id: str, challenge: dict[str, Any], valid: bool
+) -> dict[str, Any]:
+    """``POST /quotes/{quoteId}/authorize`` body: ``{code}`` for the SMS_OTP factor, the
+    sandbox's fixed code when ``valid``, another one otherwise."""
+    return {"code": SCA_SANDBOX_CODE if valid else SCA_WRONG_CODE}

@@ -18,15 +18,25 @@ from reference import (
     documents,
     external_accounts,
     hosted,
+    incoming,
+    jit,
     kyc_links,
+    limits,
     owners,
+    ownership,
     quotes_api,
+    rate_refusals,
+    rule_based,
     sandbox_api,
+    sca_api,
     transactions_api,
+    transfers_legacy,
+    uma_incoming,
     verifications,
 )
 from reference.auth import BasicAuthMiddleware
 from reference.errors import EXCEPTION_HANDLERS
+from reference.payout_scenarios import SlowSettler
 from reference.services import Services
 
 # One entry per API module; a new area (customers, quotes, ...) adds its ROUTES here.
@@ -35,7 +45,10 @@ from reference.services import Services
 ROUTERS: Sequence[Sequence[BaseRoute]] = (
     config_api.ROUTES,
     accounts_api.ROUTES,
+    rule_based.ROUTES,
     external_accounts.ROUTES,
+    ownership.ROUTES,
+    incoming.ROUTES,
     customers_api.ROUTES,
     contact_verification.ROUTES,
     kyc_links.ROUTES,
@@ -44,7 +57,13 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     verifications.ROUTES,
     sandbox_api.ROUTES,
     quotes_api.ROUTES,
+    sca_api.ROUTES,
     transactions_api.ROUTES,
+    limits.ROUTES,
+    rate_refusals.ROUTES,
+    jit.ROUTES,
+    transfers_legacy.ROUTES,
+    uma_incoming.ROUTES,
 )
 
 
@@ -54,9 +73,12 @@ def create_app(services: Services) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await services.delivery.start()
+        settler = SlowSettler(services)  # completes 003 slow payouts when due
+        settler.start()
         try:
             yield
         finally:
+            settler.stop()
             await services.delivery.stop()
 
     api = Mount(

@@ -25,6 +25,7 @@ import uvicorn
 from reference.app import create_app
 from reference.faults import UnknownFaultError, describe_faults, validate_faults
 from reference.platforms import CredentialConflictError
+from reference.rule_based import FEATURES
 from reference.services import Services, open_services
 from reference.settings import IN_MEMORY, ServerSettings
 from reference.signing import public_key_pem
@@ -138,6 +139,8 @@ def banner(services: Services, url: str) -> dict[str, Any]:
         "skip_verification_paperwork": settings.skip_verification_paperwork,
         # the module implementing the suite's adapter hooks for this sandbox
         "adapter": "reference.adapter",
+        # features the suite may rely on (its --features), e.g. rule-based accounts
+        "features": list(FEATURES),
     }
 
 

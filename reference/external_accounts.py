@@ -2,7 +2,8 @@
 validation, storage, the payout scenario, rendering and the routes (ARCHITECTURE.md,
 "External accounts").
 
-Accounts are ``ACTIVE`` at once (ownership verification is a later slice). Account numbers
+Accounts are ``ACTIVE`` at once, except that an identifier ending in ``008`` starts
+``PENDING_OWNERSHIP_VERIFICATION`` (``reference.ownership`` verifies it). Account numbers
 are not validated beyond being present strings (§4 Sandbox behaviours). The last three
 characters of the primary identifier (the username part when it has a domain part) are
 stored as the payout scenario: ``003`` slow (settles at once in this slice), ``005``
@@ -16,12 +17,12 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference import currencies
+from reference import currencies, shape_faults
 from reference.clock import iso, utc_now
 from reference.customer_store import load, load_or_404
 from reference.db import Database, from_json, to_json
@@ -30,6 +31,9 @@ from reference.routing import ApiRequest, Operation, api_route
 from reference.validation import Problems, at
 
 ACTIVE = "ACTIVE"
+PENDING_OWNERSHIP = "PENDING_OWNERSHIP_VERIFICATION"
+OWNERSHIP_PENDING = "008"  # starts PENDING_OWNERSHIP_VERIFICATION (our choice; ``ownership``)
+THRESHOLD_MAJOR_UNITS = 1000  # a pending account receives less than this (our choice)
 SLOW = "003"
 TIMEOUT = "005"
 RETURNED = "099"
@@ -114,6 +118,30 @@ def load_account(db: Database, platform_id: str, account_id: str) -> ExternalAcc
     return None if row is None else _account(row)
 
 
+def over_threshold(
+    account: object, receiving: str, amount: int, *, unusable: bool = False
+) -> str | None:
+    """Why a payout of ``amount`` (smallest units of ``receiving``) may not go to a
+    ``PENDING_OWNERSHIP_VERIFICATION`` account (§3: still usable below regulatory
+    thresholds), or None when it may: below ``THRESHOLD_MAJOR_UNITS`` it may (never, with
+    ``unusable``: the `ownership-pending-unusable` fault)."""
+    if not isinstance(account, ExternalAccount) or account.status != PENDING_OWNERSHIP:
+        return None
+    decimals = currencies.CURRENCIES[receiving].decimals
+    if amount < THRESHOLD_MAJOR_UNITS * 10**decimals and not unusable:
+        return None
+    return f"an account pending ownership verification receives less than {THRESHOLD_MAJOR_UNITS}"
+
+
+def set_status(db: Database, account: ExternalAccount, status: str, stamp: str) -> ExternalAccount:
+    """Store a new status with ``updatedAt`` = ``stamp`` (ownership verification)."""
+    db.execute(
+        "UPDATE external_accounts SET status = ?, updated_at = ? WHERE id = ?",
+        (status, stamp, account.id),
+    )
+    return replace(account, status=status, updated_at=stamp)
+
+
 def _validate(request: ApiRequest) -> tuple[str, str, dict[str, Any]]:
     """``(customerId, currency, accountInfo)``, or every invalid field at once."""
     body, problems = request.body, Problems()
@@ -161,7 +189,7 @@ def create_external_account(request: ApiRequest) -> Response:
         currency=code,
         account_info=info,
         scenario=scenario_of(info),
-        status=ACTIVE,
+        status=PENDING_OWNERSHIP if scenario_of(info) == OWNERSHIP_PENDING else ACTIVE,
         created_at=now,
         updated_at=now,
     )
@@ -182,7 +210,8 @@ def create_external_account(request: ApiRequest) -> Response:
                 now,
             ),
         )
-    return JSONResponse(account.as_json(), status_code=201)
+    body = shape_faults.external_account(request.services.settings, account.as_json())
+    return JSONResponse(body, status_code=201)
 
 
 def list_external_accounts(request: ApiRequest) -> Response:

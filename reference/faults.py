@@ -197,6 +197,151 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "execute checks the quote's status and debits in two DB transactions, so"
             " concurrent executes can each debit (§3 Quote and transaction; DESIGN: debit once)"
         ),
+        # rule-based accounts, ownership verification, payout scenarios, incoming payments
+        "rule-based-idempotency-ignored": (
+            "a repeated POST /internal-accounts with the same Idempotency-Key mints another"
+            " account (§4 Accounts: 200 with the first account)"
+        ),
+        "rule-based-conflict-accepted": (
+            "an Idempotency-Key reused for a different account answers 201 with a new account"
+            " (§4 Accounts, §7 Errors: 409)"
+        ),
+        "rule-based-no-sweep": (
+            "funding a rule-based account keeps the money there instead of sweeping it"
+            " (§2 InternalAccount RULE_BASED, §4 sandbox fund: triggers the sweep)"
+        ),
+        "rule-based-business-allowed": (
+            "a business customer gets a rule-based account (§4 Accounts, §8 Limits: individuals"
+            " only)"
+        ),
+        "rule-based-any-currency": (
+            "a rule-based account in EUR is created (§2 InternalAccount, §8 Limits: USD only)"
+        ),
+        "rule-based-feature-ignored": (
+            "a platform without the rule-based feature creates rule-based accounts"
+            " (§4 Accounts: the feature must be enabled for the platform)"
+        ),
+        "ownership-event-missing": (
+            "ownership verification changes an external account's status without firing"
+            " EXTERNAL_ACCOUNT.STATUS_UPDATED (§3 External account, §6 Events)"
+        ),
+        "ownership-failed-becomes-active": (
+            "a failed ownership-verification attempt makes the external account ACTIVE"
+            " (§3 External account: UNVERIFIED on a failed attempt)"
+        ),
+        "incoming-refund-event-missing": (
+            "a returned incoming deposit is refunded without INCOMING_PAYMENT.REFUND_* events"
+            " (§3 Quote and transaction, §6 Events)"
+        ),
+        "slow-payment-never-settles": (
+            "a payout to an identifier ending in 003 stays PROCESSING for ever"
+            " (§4 Sandbox behaviours: only timeout scenarios, 005, do not settle)"
+        ),
+        "rule-based-lengths-unchecked": (
+            "POST /internal-accounts accepts an Idempotency-Key and a label over 255 characters"
+            " (§8 Limits: up to 255)"
+        ),
+        "ownership-pending-unusable": (
+            "an external account PENDING_OWNERSHIP_VERIFICATION is refused as a destination at"
+            " any amount (§3 External account: usable below regulatory thresholds)"
+        ),
+        "size-limit-unenforced": (
+            "quotes above the transaction size limit are accepted and executed"
+            " (§8 Limits, §7 Errors: 400 TRANSACTION_SIZE_LIMIT_EXCEEDED)"
+        ),
+        "daily-limit-unenforced": (
+            "a customer's volume past the daily limit is quoted and executed"
+            " (§8 Limits, §7 Errors: 429 DAILY_VOLUME_LIMIT_EXCEEDED)"
+        ),
+        "rate-refusal-debits": (
+            "an execute whose quoted rate is refused answers QUOTE_RATE_UNAVAILABLE but debits"
+            " the source (§3 Quote and transaction: nothing is exchanged)"
+        ),
+        "quote-amount-as-string": (
+            "quotes render totalSendingAmount as a string (§2 Quote: integers)"
+        ),
+        "transaction-id-unprefixed": (
+            "transactions render id without the Transaction: prefix (§2 Transaction: id)"
+        ),
+        "internal-account-balance-missing": (
+            "internal accounts omit the available balance"
+            " (§2 InternalAccount: available and total balance)"
+        ),
+        "external-account-bad-status": (
+            "external accounts render status VERIFIED_ACTIVE, outside the three values"
+            " (§2 ExternalAccount: status)"
+        ),
+        "pending-reason-missing": (
+            "a payout held for compliance review carries no pendingReason"
+            " (§2 Transaction: pendingReason states why it is held)"
+        ),
+        "sca-challenge-skipped": (
+            "an SCA customer's execute releases the transfer at once, without a challenge"
+            " (§3 Quote and transaction: PENDING_AUTHORIZATION with scaChallenge)"
+        ),
+        "sca-reexecute-accepted": (
+            "execute again on a quote awaiting authorization releases the transfer"
+            " (§3 Quote and transaction, §7 Errors: 409)"
+        ),
+        "sca-wrong-code-accepted": (
+            "any code authorizes an SCA challenge (§3 Quote and transaction: valid proof)"
+        ),
+        "sca-session-not-required": (
+            "quote authorization without an SCA session is accepted"
+            " (§4 Quotes and transactions, §7 Errors: 409 SCA_SESSION_REQUIRED)"
+        ),
+        "sca-expiry-wrong-reason": (
+            "a transfer whose SCA challenge expired fails with QUOTE_EXECUTION_FAILED"
+            " (§2 Transaction: SCA_NOT_COMPLETED)"
+        ),
+        "sca-non-sca-endpoint-200": (
+            "SCA endpoints answer 200 for customers outside SCA (§5 Authentication: 409)"
+        ),
+        "sca-challenge-everyone": (
+            "every customer's EUR or USDC execute is challenged, EU or not"
+            " (§5 Authentication: other customers never see a challenge)"
+        ),
+        "sca-session-short": ("SCA logins open 30-day sessions (§8 Limits: SCA session 180 days)"),
+        "sca-jit-instructions-shown": (
+            "a just-in-time quote awaiting SCA authorization shows its paymentInstructions"
+            " (§2 Quote: withheld until the SCA challenge is satisfied)"
+        ),
+        # just-in-time funding, pull sources, UMA, on-chain transfers, deprecated transfers
+        "jit-quote-executable": (
+            "POST /quotes/{quoteId}/execute executes a just-in-time quote"
+            " (§4 Quotes rule 2: never executed with the execute endpoint)"
+        ),
+        "jit-immediate-execute-accepted": (
+            "POST /quotes with immediatelyExecute and a REALTIME_FUNDING source executes it"
+            " (§4 Quotes request table: only for internal or direct-pull sources)"
+        ),
+        "sandbox-send-any-currency": (
+            "POST /sandbox/send accepts a currencyCode other than the funding source's"
+            " (§4 sandbox: currencyCode must equal the funding-source currency)"
+        ),
+        "jit-reference-ignored": (
+            "a deposit into a just-in-time quote's instructions with a wrong reference executes"
+            " it (§4 Quotes rule 2: the exact reference triggers execution)"
+        ),
+        "onchain-hash-missing": (
+            "a settled wallet payout carries no onChainTransaction nor transactionHash"
+            " (§2 Transaction: onChainTransaction once an on-chain transfer settles)"
+        ),
+        "uma-scenario-ignored": (
+            "scenario digits at the end of a UMA address's username part are ignored"
+            " (§4 Sandbox behaviours: digits at the end of the username part)"
+        ),
+        "uma-incoming-no-transaction": (
+            "an incoming UMA payment credits the account but creates no transaction"
+            " (§4 sandbox: an incoming UMA payment creates an incoming transaction)"
+        ),
+        "uma-limits-ignored": (
+            "a UMA quote above its currency's maxAmount is accepted"
+            " (§8 Limits: UMA amounts within supportedCurrencies minAmount/maxAmount)"
+        ),
+        "transfer-out-gone": (
+            "the deprecated POST /transfer-out answers 404 (§9.2: keeps working unchanged)"
+        ),
     }
 )
 

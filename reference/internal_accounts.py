@@ -17,12 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from reference import currencies, ledger
+from reference import currencies, ledger, rule_based_tables
 from reference.clock import iso, utc_now
 from reference.db import Database
 
 INTERNAL_FIAT = "INTERNAL_FIAT"
 INTERNAL_CRYPTO = "INTERNAL_CRYPTO"
+RULE_BASED = "RULE_BASED"
 PENDING = "PENDING"
 ACTIVE = "ACTIVE"
 DEFAULT_FIAT = "USD"
@@ -54,15 +55,32 @@ class InternalAccount:
 
 
 def _insert(
-    db: Database, platform_id: str, customer_id: str | None, kind: str, code: str, status: str
-) -> None:
+    db: Database,
+    platform_id: str,
+    customer_id: str | None,
+    kind: str,
+    code: str,
+    status: str,
+    label: str | None = None,
+) -> str:
     now = iso(utc_now())
+    account_id = f"InternalAccount:{uuid.uuid4()}"
     db.execute(
-        """INSERT INTO internal_accounts
-           (id, platform_id, customer_id, account_type, currency, status, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-        (f"InternalAccount:{uuid.uuid4()}", platform_id, customer_id, kind, code, status, now, now),
+        """INSERT INTO internal_accounts (id, platform_id, customer_id, account_type,
+           currency, status, label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        (account_id, platform_id, customer_id, kind, code, status, label, now, now),
     )
+    return account_id
+
+
+def insert_rule_based(
+    db: Database, platform_id: str, customer_id: str, code: str, label: str | None
+) -> InternalAccount:
+    """Store a new ``ACTIVE`` ``RULE_BASED`` account (its rule is stored by the caller)."""
+    account_id = _insert(db, platform_id, customer_id, RULE_BASED, code, ACTIVE, label)
+    account = load(db, platform_id, account_id)
+    assert account is not None
+    return account
 
 
 def _fiat_codes(codes: Iterable[Any] | None) -> list[str]:
@@ -204,7 +222,9 @@ def render(db: Database, account: InternalAccount) -> dict[str, Any]:
         "currency": account.currency,
         "customerId": account.customer_id,
         "label": account.label,
-        "sweepRule": None,
+        "sweepRule": rule_based_tables.sweep_rule(db, account.id)
+        if account.account_type == RULE_BASED
+        else None,
         "availableBalance": _money(balances.available, account.currency),
         "totalBalance": _money(balances.total, account.currency),
         "fundingPaymentInstructions": funding_instructions(account),

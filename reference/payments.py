@@ -19,7 +19,20 @@ from __future__ import annotations
 import time
 import uuid
 
-from reference import external_accounts, internal_accounts, ledger, quote_store
+from reference import (
+    external_accounts,
+    funding,
+    holds,
+    internal_accounts,
+    ledger,
+    limits,
+    onchain,
+    payout_scenarios,
+    quote_store,
+    rate_refusals,
+    sca,
+    uma,
+)
 from reference import transaction_store as txns
 from reference.clock import later_than
 from reference.errors import ApiError
@@ -63,6 +76,7 @@ def _check(services: Services, quote: Quote) -> bool:
     """Raise unless ``quote`` may execute now; True when the `execute-double-debit` fault
     lets an executed quote debit again."""
     settings = services.settings
+    funding.refuse_execute(services, quote)  # just-in-time: paying it executes it (§4)
     expired = quote.status == quote_store.EXPIRED or (
         quote.status == quote_store.PENDING and quote.past_expiry()
     )
@@ -76,10 +90,13 @@ def _check(services: Services, quote: Quote) -> bool:
             return True
         raise ApiError(409, "QUOTE_ALREADY_EXECUTED", f"{quote.id} is {quote.status}")
     _check_funds(services, quote)
+    limits.check_execution(services, quote)
     return False
 
 
 def _check_funds(services: Services, quote: Quote) -> None:
+    if not funding.has_balance(services, quote.platform_id, quote.fields):
+        return  # a pulled or just-in-time source: the money comes from outside
     needed = int(quote.fields["totalSendingAmount"])
     available = ledger.balances(services.db, quote.source_account_id).available
     if available < needed:
@@ -111,8 +128,9 @@ def _refund(services: Services, transaction: Transaction, steps: _Steps) -> Tran
     amount = transaction.sent_amount
     if settings.has_fault("money-leak-on-refund"):
         amount -= 1
-    source = str(transaction.fields["source"]["accountId"])
-    ledger.post(services.db, source, amount, ledger.REFUND, transaction.id)
+    source = funding.ledger_source(services, transaction.platform_id, transaction.fields)
+    if source is not None:  # else the money goes back outside, where it came from
+        ledger.post(services.db, source, amount, ledger.REFUND, transaction.id)
     completed = {"status": "COMPLETED", "reference": reference}
     transaction = txns.save(services.db, transaction, steps.next(), refund=completed)
     if announce:
@@ -123,22 +141,33 @@ def _refund(services: Services, transaction: Transaction, steps: _Steps) -> Tran
 def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _Steps) -> str:
     """Settle at once by the destination's scenario; return the transaction's status."""
     db = services.db
+    pulled = funding.pull_scenario(services, quote.platform_id, quote.fields)
+    if pulled == external_accounts.TIMEOUT:
+        return transaction.status  # a pull source ending in 005 times out (§4 Sandbox)
     destination = quote.destination_account_id
     internal = internal_accounts.load(db, quote.platform_id, destination)
     if internal is None:
         external = external_accounts.load_account(db, quote.platform_id, destination)
-        scenario = external.scenario if external is not None else ""
+        scenario = uma.scenario(services, quote.fields)  # "" unless a UMA address
+        if external is not None:
+            scenario = external.scenario
         if scenario == external_accounts.TIMEOUT:
             return transaction.status
-        if scenario == external_accounts.RETURNED:
+        if scenario == holds.HELD:
+            return holds.hold(db, services.settings, transaction)
+        if scenario == payout_scenarios.SLOW:
+            return payout_scenarios.schedule(services, quote, transaction)  # 003: later
+        failure = payout_scenarios.failure_reason(scenario)  # 099 returned, 1xx no match
+        if failure is not None:
             transaction = txns.save(
-                db, transaction, steps.next(), status=txns.FAILED, failure_reason=PAYOUT_RETURNED
+                db, transaction, steps.next(), status=txns.FAILED, failure_reason=failure
             )
             _announce(services, transaction, txns.FAILED)
             _refund(services, transaction, steps)
             return txns.FAILED
     else:
         ledger.post(db, internal.id, transaction.received_amount, ledger.CREDIT, transaction.id)
+    transaction = onchain.settled(services, quote, transaction)  # wallet and UMA hashes
     stamp = steps.next()
     transaction = txns.save(db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp)
     _announce(services, transaction, txns.COMPLETED)
@@ -150,7 +179,9 @@ def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
     db = services.db
     transaction = _transaction(services, quote)
     steps = _Steps(max(transaction.updated_at, quote.updated_at))
-    ledger.post(db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id)
+    source = funding.ledger_source(services, quote.platform_id, quote.fields)
+    if source is not None:  # a pulled or just-in-time source: the money comes from outside
+        ledger.post(db, source, -transaction.sent_amount, ledger.DEBIT, transaction.id)
     stamp = steps.next()
     answered = quote_store.set_status(db, quote, quote_store.PROCESSING, stamp)
     transaction = txns.save(db, transaction, stamp, status=txns.PROCESSING)
@@ -166,6 +197,7 @@ def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
 def execute(services: Services, platform_id: str, quote_id: str) -> Quote:
     """``POST /quotes/{quoteId}/execute``: the quote as answered (``PROCESSING``)."""
     db = services.db
+    rate_refusals.refuse_if_marked(services, platform_id, quote_id)
     if services.settings.has_fault("execute-not-atomic"):
         with db.transaction():
             _check(services, _load(services, platform_id, quote_id))
@@ -173,17 +205,40 @@ def execute(services: Services, platform_id: str, quote_id: str) -> Quote:
         with db.transaction():
             return _carry_out(services, _load(services, platform_id, quote_id), immediate=False)
     with db.transaction():
+        sca.expire_due(services, platform_id)
         quote = _load(services, platform_id, quote_id)
+        released = sca.on_repeat_execute(services, quote)  # 409 while awaiting authorization
+        if released is not None:
+            return _carry_out(services, released, immediate=False)
         if _check(services, quote):  # `execute-double-debit`: debit again, change nothing
             transaction = _transaction(services, quote)
             ledger.post(
                 db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id
             )
             return quote
+        challenged = sca.challenge_on_execute(services, quote)  # SCA: PENDING_AUTHORIZATION
+        if challenged is not None:
+            return challenged
         return _carry_out(services, quote, immediate=False)
 
 
 def execute_on_creation(services: Services, quote: Quote) -> Quote:
-    """``immediatelyExecute``: run inside the creating DB transaction; ``COMPLETED``."""
+    """``immediatelyExecute``: run inside the creating DB transaction; ``COMPLETED`` (or
+    ``PENDING_AUTHORIZATION`` when the customer needs SCA)."""
     _check_funds(services, quote)
+    challenged = sca.challenge_on_execute(services, quote)
+    if challenged is not None:
+        return challenged
     return _carry_out(services, quote, immediate=True)
+
+
+def execute_funded(services: Services, quote: Quote) -> Quote:
+    """A just-in-time quote whose payment arrived: debit its holding account and settle
+    (call inside the DB transaction that received the payment)."""
+    return _carry_out(services, quote, immediate=False)
+
+
+def release(services: Services, quote: Quote) -> Quote:
+    """An SCA quote whose last challenge was authorized: debit and settle as execute does
+    (call inside the authorizing DB transaction)."""
+    return _carry_out(services, quote, immediate=False)

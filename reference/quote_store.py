@@ -16,11 +16,13 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from reference import transaction_store
+from reference import funding, transaction_store
 from reference.clock import iso, parse_iso, utc_now
 from reference.db import Database, from_json, to_json
 from reference.quote_validation import ValidQuote
 from reference.transaction_store import Transaction
+from reference.uma import UmaDestination
+from reference.uma import destination_json as uma_json
 
 PENDING = "PENDING"
 PROCESSING = "PROCESSING"
@@ -49,13 +51,13 @@ class Quote:
 
     @property
     def source_account_id(self) -> str:
-        """The internal account the quote debits."""
-        return str(self.fields["source"]["accountId"])
+        """The account the quote debits ("" for a just-in-time source)."""
+        return str(self.fields["source"].get("accountId", ""))
 
     @property
     def destination_account_id(self) -> str:
-        """The internal or external account the quote pays."""
-        return str(self.fields["destination"]["accountId"])
+        """The internal or external account the quote pays ("" for a UMA address)."""
+        return str(self.fields["destination"].get("accountId", ""))
 
 
 def _quote_fields(valid: ValidQuote) -> dict[str, Any]:
@@ -63,7 +65,7 @@ def _quote_fields(valid: ValidQuote) -> dict[str, Any]:
     fees = price.fees
     fields: dict[str, Any] = {
         "customerId": valid.customer_id,
-        "source": {"sourceType": SOURCE_ACCOUNT, "accountId": valid.source.id},
+        "source": funding.source_json(valid.source),
         "destination": {
             "destinationType": "ACCOUNT",
             "accountId": valid.destination_id,
@@ -90,6 +92,9 @@ def _quote_fields(valid: ValidQuote) -> dict[str, Any]:
         },
     }
     fields.update(valid.texts)
+    fields.update(funding.quote_instructions(valid.source))  # just-in-time only
+    if isinstance(valid.destination, UmaDestination):
+        fields["destination"] = uma_json(valid.destination)
     return fields
 
 

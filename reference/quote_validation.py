@@ -7,9 +7,9 @@ Every field is checked, the accounts are looked up and the quote is priced befor
 are ``PENDING`` until it is approved, so their status is left to that 409 rather than
 reported as a field.
 
-The source is one of the platform's internal accounts (this sandbox's external accounts
-have no direct pull, and just-in-time and UMA transfers are later slices); the destination
-is an internal or external account of the same owner (customer, or the platform itself).
+The source is an internal account, a pullable external account or ``REALTIME_FUNDING``
+(``reference.funding``); the destination is an internal or external account of the same
+owner (customer, or the platform itself), or a UMA address (``reference.uma``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference import agreements, currencies, customer_store, external_accounts, rates
+from reference import agreements, currencies, customer_store, external_accounts, limits, rates
 from reference.config_store import load_config
 from reference.currencies import Currency
 from reference.errors import ApiError
 from reference.field_checks import text
+from reference.funding import RealtimeSource, check_immediately, check_pullable, realtime_source
 from reference.internal_accounts import PENDING, InternalAccount
 from reference.internal_accounts import load as load_internal
 from reference.pricing import Price, PricingError, fee_schedule, price
 from reference.services import Services
+from reference.uma import UmaDestination, bind
+from reference.uma import check_amount as check_uma_amount
+from reference.uma import destination as uma_destination
 from reference.validation import Problems, at
 
 REQUIRED = ("source", "destination", "lockedCurrencySide", "lockedCurrencyAmount")
@@ -35,14 +39,14 @@ MAX_AMOUNT = 10**15  # keeps every sum inside SQLite's 64-bit integers
 MAX_REMITTANCE = 80  # §8 Limits
 MAX_BPS = 10_000
 INTERNAL_RAIL = "INTERNAL"
-Account = InternalAccount | external_accounts.ExternalAccount
+Account = InternalAccount | external_accounts.ExternalAccount | RealtimeSource | UmaDestination
 
 
 @dataclass(frozen=True, slots=True)
 class ValidQuote:
     """A request that passed every check, priced."""
 
-    source: InternalAccount
+    source: Account
     destination: Account
     payment_rail: str
     side: str
@@ -85,20 +89,18 @@ def _source(services: Services, platform_id: str, problems: Problems, value: Any
         return None
     kind = problems.required(obj, "sourceType", "source")
     if kind == "REALTIME_FUNDING":
-        problems.add("source.sourceType", "NOT_SUPPORTED", "just-in-time funding: not yet")
-    elif kind is not None:
-        problems.one_of("source.sourceType", kind, ("ACCOUNT",))
+        return realtime_source(services, platform_id, problems, obj)
+    if kind is not None:
+        problems.one_of("source.sourceType", kind, ("ACCOUNT", "REALTIME_FUNDING"))
     if kind != "ACCOUNT" or (account_id := _account_id(problems, obj, "source")) is None:
         return None
-    account = load_internal(services.db, platform_id, account_id)
+    account: Account | None = load_internal(services.db, platform_id, account_id)
     if account is None:
-        pullable = external_accounts.load_account(services.db, platform_id, account_id)
-        constraint, message = (
-            ("NOT_PULLABLE", "external accounts have no direct pull in this sandbox")
-            if pullable is not None
-            else ("UNKNOWN_ACCOUNT", "must be an internal account of the platform")
-        )
-        problems.add("source.accountId", constraint, message)
+        account = external_accounts.load_account(services.db, platform_id, account_id)
+        if account is None:
+            problems.add("source.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
+        else:
+            check_pullable(problems, account)
     return account
 
 
@@ -110,9 +112,9 @@ def _destination(
         return None, None
     kind = problems.required(obj, "destinationType", "destination")
     if kind == "UMA_ADDRESS":
-        problems.add("destination.destinationType", "NOT_SUPPORTED", "UMA transfers: not yet")
-    elif kind is not None:
-        problems.one_of("destination.destinationType", kind, ("ACCOUNT",))
+        return uma_destination(problems, obj), None
+    if kind is not None:
+        problems.one_of("destination.destinationType", kind, ("ACCOUNT", "UMA_ADDRESS"))
     rail = obj.get("paymentRail")
     if rail is not None:
         rail = text(problems, "destination.paymentRail", rail)
@@ -144,7 +146,7 @@ def _override(problems: Problems, value: Any) -> dict[str, int] | None:
 
 def _usable(account: Account, customer: customer_store.Customer | None) -> bool:
     """Active, or pending only because its customer is not approved yet (that is the 409)."""
-    if account.status == "ACTIVE":
+    if account.status in ("ACTIVE", external_accounts.PENDING_OWNERSHIP):  # below a threshold
         return True
     return account.status == PENDING and customer is not None and customer.status != "APPROVED"
 
@@ -169,6 +171,7 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
         problems.required(body, key, "")
     source = _source(services, platform_id, problems, body.get("source"))
     destination, rail = _destination(services, platform_id, problems, body.get("destination"))
+    destination = bind(destination, source)  # a UMA address pays in the source's terms
     side = body.get("lockedCurrencySide")
     if side is not None:
         side = problems.one_of("lockedCurrencySide", side, SIDES)
@@ -178,6 +181,8 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     immediately = body.get("immediatelyExecute")
     if immediately is not None:
         immediately = problems.boolean("immediatelyExecute", immediately)
+    check_immediately(services, problems, source, immediately)
+    check_uma_amount(services, platform_id, problems, destination, amount)
     description = body.get("description")
     if description is not None:
         description = problems.string("description", description)
@@ -215,7 +220,17 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
         problems.add("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
         problems.raise_if_any()
         raise
+    unusable = services.settings.has_fault("ownership-pending-unusable")
+    over = external_accounts.over_threshold(
+        destination, receiving.code, priced.total_receiving, unusable=unusable
+    )
+    if over is not None:
+        problems.add("destination.accountId", "OWNERSHIP_NOT_VERIFIED", over)
+        problems.raise_if_any()
     _check_customer(customer, services)
+    limits.check_quote(
+        services, platform_id, source.customer_id, sending.code, priced.total_sending
+    )
     if rail is None:
         rail = INTERNAL_RAIL
         if isinstance(destination, external_accounts.ExternalAccount):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import payments, quote_store
+from reference import payments, quote_store, sca, shape_faults
 from reference.errors import ApiError
 from reference.quote_validation import validate
 from reference.routing import ApiRequest, Operation, api_route
@@ -23,9 +23,11 @@ def create_quote(request: ApiRequest) -> Response:
         valid = validate(services, request.platform.id, request.body)
         lifetime = services.settings.quote_lifetime_s
         quote = quote_store.create(services.db, request.platform.id, valid, lifetime)
+        quote = sca.challenge_on_create(services, quote)  # just-in-time under SCA
         if valid.immediately:
             quote = payments.execute_on_creation(services, quote)
-    return JSONResponse(quote_store.render(quote), status_code=201)
+    body = shape_faults.quote(services.settings, quote_store.render(quote))
+    return JSONResponse(body, status_code=201)
 
 
 def get_quote(request: ApiRequest) -> Response:
@@ -34,6 +36,7 @@ def get_quote(request: ApiRequest) -> Response:
     quote_id = request.path_params["quoteId"]
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
         quote = quote_store.load(db, request.platform.id, quote_id)
     if quote is None:
         raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")

@@ -5,7 +5,17 @@ A module that owns tables exports ``SCHEMA``; add it here to have it created at 
 
 from __future__ import annotations
 
-from reference import config_store, customer_tables, money_tables, outbox, platforms, signing
+from reference import (
+    config_store,
+    customer_tables,
+    limits_tables,
+    money_tables,
+    outbox,
+    platforms,
+    rule_based_tables,
+    sca_tables,
+    signing,
+)
 
 STATEMENTS: tuple[str, ...] = (
     *platforms.SCHEMA,
@@ -14,4 +24,7 @@ STATEMENTS: tuple[str, ...] = (
     *outbox.SCHEMA,
     *customer_tables.SCHEMA,
     *money_tables.SCHEMA,
+    *sca_tables.SCHEMA,
+    *limits_tables.SCHEMA,
+    *rule_based_tables.SCHEMA,
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import quote_store
+from reference import quote_store, sca, shape_faults
 from reference import transaction_store as txns
 from reference.errors import ApiError
 from reference.routing import ApiRequest, Operation, api_route
@@ -38,8 +38,11 @@ def list_transactions(request: ApiRequest) -> Response:
         return JSONResponse({"data": []})
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
         found = txns.find(db, request.platform.id, query.get("customerId") or None, status)
-    return JSONResponse({"data": [txns.render(t) for t in found]})
+    settings = request.services.settings
+    data = [shape_faults.transaction(settings, txns.render(t)) for t in found]
+    return JSONResponse({"data": data})
 
 
 def get_transaction(request: ApiRequest) -> Response:
@@ -48,6 +51,7 @@ def get_transaction(request: ApiRequest) -> Response:
     transaction_id = request.path_params["transactionId"]
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
         transaction = txns.load(db, request.platform.id, transaction_id)
     if transaction is None:
         raise ApiError(404, "NOT_FOUND", f"no transaction {transaction_id}")

@@ -373,6 +373,10 @@ VALID: dict[str, list[Any]] = {
         {"agreements": []},
     ],
     "end-user-terms": [{"version": "2025-01", "url": "https://x.example/terms"}],
+    "sca-session": [
+        {"sessionExpiresAt": TS},
+        {"sessionExpiresAt": TS, "customerId": rid("Customer")},
+    ],
     "kyc-link": [
         {"kycUrl": "https://kyc.example/l/1", "expiresAt": TS, "provider": "ACME"},
         {"kycUrl": "https://kyc.example/l/2", "expiresAt": TS, "provider": "ACME", "token": "t"},
@@ -511,6 +515,8 @@ COMMON_VALID: dict[str, Any] = {
 
 # (schema, instance, expected path, expected keyword)
 INVALID: list[tuple[str, Any, str, str]] = [
+    ("sca-session", {"customerId": "x"}, "$", "required"),
+    ("sca-session", {"sessionExpiresAt": "2026-01-01"}, "sessionExpiresAt", "pattern"),
     ("customer", {**INDIVIDUAL, "id": f"Client:{UUID}"}, "id", "pattern"),
     ("customer", {**INDIVIDUAL, "id": rid("Quote")}, "id", "pattern"),
     ("customer", {k: v for k, v in INDIVIDUAL.items() if k != "customerType"}, "$", "required"),

@@ -33,93 +33,21 @@ COMPLETE_AREAS = frozenset(
         "transactions",
         "refunds",
         "funding",
+        "limits",
+        "sca",
+        "uma",
     }
 )
 # Requirements of started areas that later slices make reachable, and the areas those
 # slices start (SCA, rule-based accounts, UMA, limits), listed so the gap stays visible.
-_JIT = "just-in-time funding (REALTIME_FUNDING sources, POST /sandbox/send) comes later"
-_UMA = "UMA addresses and payments come later"
-_RULE_BASED = "rule-based accounts (POST /internal-accounts) come later"
-_SCA = "strong customer authentication (quote authorization, SCA sessions) comes later"
-_OWNERSHIP = "external-account ownership verification (challenge/verify) comes later"
 _NO_HOOK = "needs an adapter hook no slice defines yet"
 LATER = {
-    # the deprecated transfer endpoints
-    "VERSION-DEPRECATED-TRANSFER-ENDPOINTS": "transfer-in/transfer-out come later",
-    # just-in-time funding
-    "FUNDING-JIT-PAYMENT-INSTRUCTIONS": _JIT,
-    "FUNDING-JIT-AUTO-EXECUTE": _JIT,
-    "FUNDING-JIT-REFERENCE": _JIT,
-    "SANDBOX-SEND": _JIT,
-    "SANDBOX-SEND-CURRENCY-MATCH": _JIT,
-    "SANDBOX-SEND-AMOUNT-DEFAULT": _JIT,
-    # UMA, and transfers whose account types are not shown (wallets, crypto)
-    "QUOTE-ALL-TRANSFER-KINDS": "UMA, fiat-to-crypto and crypto-to-fiat transfers come later",
-    "SANDBOX-SCENARIO-DOMAIN-IDENTIFIER": "identifiers with a domain part are UMA addresses; "
-    + _UMA,
-    "TRANSACTION-ON-CHAIN-TRANSACTION": "on-chain transfers (wallet destinations) come later",
-    "VERSION-DEPRECATED-RECONCILIATION-HASH": "wallet transfers come later",
-    "UMA-RECONCILIATION-SETTLEMENT-HASH": _UMA,
-    "UMA-INCOMING-PAYMENT": _UMA,
-    "LIMIT-UMA-MIN-MAX": _UMA,
-    # internal accounts: only rule-based ones are created through the interface
-    "INTERNAL-ACCOUNT-CURRENCY-ISO4217": "the currency is given on create, and only " + _RULE_BASED,
+    # internal accounts
     "INTERNAL-ACCOUNT-PENDING-TO-FAILED": _NO_HOOK + " (a provisioning failure)",
     "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED": _NO_HOOK + " (a customer closing an account)",
     "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN": _NO_HOOK + " (a compliance or fraud signal)",
-    # external-account ownership verification
-    "EXTERNAL-ACCOUNT-PENDING-USABLE": _OWNERSHIP,
-    "EXTERNAL-ACCOUNT-VERIFIED-ACTIVE": _OWNERSHIP,
-    "EXTERNAL-ACCOUNT-FAILED-UNVERIFIED": _OWNERSHIP,
-    "EXTERNAL-ACCOUNT-VERIFY-SYNCHRONOUS": _OWNERSHIP,
     # triggers the interface hides and no adapter hook offers yet
-    "TRANSACTION-PENDING-REASON": _NO_HOOK + " (a compliance hold)",
-    "QUOTE-RATE-UNAVAILABLE-NOTHING-EXCHANGED": _NO_HOOK + " (a rate refused at execution)",
-    "QUOTE-RATE-UNAVAILABLE-ERROR": _NO_HOOK + " (a rate refused at execution)",
-    "REFUND-INCOMING-EVENTS": _NO_HOOK + " (an incoming deposit that is returned)",
-    # limits whose values are not published
-    "LIMIT-TRANSACTION-SIZE-400": "transaction size and daily volume limits come later",
-    "LIMIT-DAILY-VOLUME-429": "transaction size and daily volume limits come later",
-    # rule-based accounts
-    **{
-        rid: _RULE_BASED
-        for rid in (
-            "RULE-BASED-OWN-ROUTABLE-NUMBER",
-            "RULE-BASED-SAME-CURRENCY-HOLDER",
-            "RULE-BASED-CREATE-201",
-            "RULE-BASED-TYPE-REQUIRED",
-            "RULE-BASED-CUSTOMER-REQUIRED",
-            "RULE-BASED-SWEEP-RULE-REQUIRED",
-            "RULE-BASED-IDEMPOTENT-REPLAY",
-            "RULE-BASED-IDEMPOTENCY-CONFLICT-409",
-            "RULE-BASED-NO-KEY-NEW-NUMBER",
-            "RULE-BASED-FEATURE-ENABLED",
-            "RULE-BASED-FUND-TRIGGERS-SWEEP",
-            "LIMIT-IDEMPOTENCY-KEY-255",
-            "LIMIT-ACCOUNT-LABEL-255",
-            "LIMIT-RULE-BASED-USD-ONLY",
-            "LIMIT-RULE-BASED-INDIVIDUALS-ONLY",
-        )
-    },
     # strong customer authentication
-    **{
-        rid: _SCA
-        for rid in (
-            "SCA-PAYMENT-INSTRUCTIONS-WITHHELD",
-            "SCA-CHALLENGE-SHAPE",
-            "TRANSACTION-SCA-NOT-COMPLETED",
-            "QUOTE-EXECUTE-SCA-CHALLENGE",
-            "QUOTE-EXECUTE-SCA-409",
-            "QUOTE-AUTHORIZE-RECHECK",
-            "QUOTE-AUTHORIZE-RETURNS-QUOTE",
-            "SCA-SESSION-REQUIRED-409",
-            "SCA-ACCOUNT-LOCKED-423",
-            "SCA-LOGIN-COMPLETE",
-            "SCA-NON-SCA-NO-CHALLENGE",
-            "SCA-ENDPOINTS-NON-SCA-409",
-            "LIMIT-SCA-SESSION-180-DAYS",
-        )
-    },
 }
 
 

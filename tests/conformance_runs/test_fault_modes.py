@@ -159,6 +159,164 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "transitions",
         ["test_simultaneous_executes_of_one_quote_debit_the_source_once"],
     ),
+    # limits, refused rates, compliance holds, the shapes of money resources
+    "size-limit-unenforced": (
+        "limits",
+        ["test_a_transaction_above_the_size_limit_is_refused_with_400"],
+    ),
+    "daily-limit-unenforced": (
+        "limits",
+        ["test_volume_above_the_daily_limit_is_refused_with_429"],
+    ),
+    "rate-refusal-debits": (
+        "transitions",
+        ["test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers"],
+    ),
+    "pending-reason-missing": (
+        "resources",
+        ["test_a_transaction_held_for_compliance_review_states_why"],
+    ),
+    "quote-amount-as-string": ("resources", ["test_a_quote_describes_the_request_it_answers"]),
+    "transaction-id-unprefixed": (
+        "resources",
+        [
+            "test_a_transaction_names_its_customer_quote_and_kind",
+            "test_a_transaction_carries_the_parties_and_amounts_of_its_quote",
+        ],
+    ),
+    "internal-account-balance-missing": (
+        "resources",
+        ["test_the_available_balance_never_exceeds_the_total"],
+    ),
+    "external-account-bad-status": (
+        "resources",
+        ["test_an_external_account_carries_its_owner_currency_and_account_info"],
+    ),
+    # rule-based accounts, ownership verification, payout scenarios, incoming payments
+    "rule-based-idempotency-ignored": (
+        "endpoints",
+        ["test_repeating_the_idempotency_key_returns_the_first_account"],
+    ),
+    "rule-based-conflict-accepted": (
+        "errors",
+        ["test_a_key_reused_for_a_different_account_answers_409"],
+    ),
+    "rule-based-no-sweep": (
+        "endpoints",
+        ["test_funding_a_rule_based_account_sweeps_to_the_destination"],
+    ),
+    "rule-based-business-allowed": ("limits", ["test_a_business_gets_no_rule_based_account"]),
+    "rule-based-any-currency": (
+        "limits",
+        ["test_a_rule_based_account_in_another_currency_is_rejected"],
+    ),
+    "rule-based-feature-ignored": (
+        "endpoints",
+        ["test_a_platform_without_the_feature_cannot_create_one"],
+    ),
+    "ownership-event-missing": (
+        "transitions",
+        [
+            "test_successful_ownership_verification_makes_the_account_active",
+            "test_a_failed_ownership_verification_makes_the_account_unverified",
+        ],
+    ),
+    "ownership-failed-becomes-active": (
+        "transitions",
+        ["test_a_failed_ownership_verification_makes_the_account_unverified"],
+    ),
+    "incoming-refund-event-missing": (
+        "transitions",
+        ["test_a_returned_incoming_deposit_is_refunded_with_its_events"],
+    ),
+    "slow-payment-never-settles": (
+        "transitions",
+        ["test_a_slow_payment_to_a_003_identifier_still_settles"],
+    ),
+    "rule-based-lengths-unchecked": (
+        "limits",
+        [
+            "test_an_idempotency_key_holds_up_to_255_characters",
+            "test_an_account_label_holds_up_to_255_characters",
+        ],
+    ),
+    "ownership-pending-unusable": (
+        "transitions",
+        ["test_an_account_pending_ownership_verification_receives_a_small_payout"],
+    ),
+    # just-in-time funding, UMA, on-chain transfers, deprecated transfers
+    "jit-quote-executable": (
+        "transitions",
+        ["test_the_execute_endpoint_does_not_execute_a_just_in_time_quote"],
+    ),
+    "jit-immediate-execute-accepted": (
+        "endpoints",
+        ["test_immediately_execute_does_not_execute_a_just_in_time_quote"],
+    ),
+    "sandbox-send-any-currency": (
+        "endpoints",
+        ["test_a_currency_other_than_the_funding_source_s_is_refused"],
+    ),
+    "jit-reference-ignored": (
+        "transitions",
+        ["test_only_a_payment_with_the_exact_reference_executes_the_quote"],
+    ),
+    "onchain-hash-missing": (
+        "resources",
+        ["test_a_settled_wallet_payout_carries_its_on_chain_transaction"],
+    ),
+    "uma-scenario-ignored": (
+        "transitions",
+        ["test_digits_at_the_end_of_the_username_part_select_the_scenario"],
+    ),
+    "uma-incoming-no-transaction": (
+        "transitions",
+        ["test_an_incoming_uma_payment_creates_an_incoming_transaction"],
+    ),
+    "uma-limits-ignored": (
+        "limits",
+        ["test_uma_amounts_outside_the_currency_bounds_are_refused"],
+    ),
+    "transfer-out-gone": (
+        "versioning",
+        ["test_transfer_out_and_transfer_in_still_move_money"],
+    ),
+    "sca-challenge-skipped": (
+        "transitions",
+        [
+            "test_executing_for_an_sca_customer_asks_for_authorization",
+            "test_execute_again_while_awaiting_authorization_answers_409",
+        ],
+    ),
+    "sca-reexecute-accepted": (
+        "transitions",
+        ["test_execute_again_while_awaiting_authorization_answers_409"],
+    ),
+    "sca-wrong-code-accepted": (
+        "errors",
+        ["test_wrong_proofs_never_authorize_and_a_lock_answers_423"],
+    ),
+    "sca-session-not-required": (
+        "errors",
+        ["test_authorization_without_an_sca_session_answers_409"],
+    ),
+    "sca-expiry-wrong-reason": (
+        "transitions",
+        ["test_an_expired_challenge_fails_the_transfer_with_sca_not_completed"],
+    ),
+    "sca-non-sca-endpoint-200": (
+        "errors",
+        [
+            "test_quote_authorization_answers_409_for_customers_outside_sca",
+            "test_sca_login_answers_409_for_customers_outside_sca",
+        ],
+    ),
+    "sca-challenge-everyone": ("auth", ["test_customers_outside_sca_never_see_a_challenge"]),
+    "sca-session-short": ("limits", ["test_an_sca_session_lasts_180_days"]),
+    "sca-jit-instructions-shown": (
+        "resources",
+        ["test_a_just_in_time_quote_withholds_its_instructions_while_challenged"],
+    ),
 }
 
 

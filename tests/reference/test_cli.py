@@ -28,6 +28,7 @@ BANNER_KEYS = {
     "regulated",
     "skip_verification_paperwork",
     "adapter",
+    "features",
 }
 
 

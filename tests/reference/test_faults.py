@@ -14,6 +14,7 @@ import pytest
 
 from reference.faults import FAULTS
 
+from .accounts_fault_checks import ACCOUNTS_CHECKS
 from .customer_helpers import (
     PDF,
     business,
@@ -29,6 +30,7 @@ from .customer_helpers import (
     submit,
     upload,
 )
+from .limits_fault_checks import LIMIT_CHECKS
 from .money_helpers import (
     CONCURRENT,
     approved,
@@ -53,9 +55,15 @@ from .reference_helpers import (
     start_sandbox,
     with_webhook_id,
 )
+from .sca_fault_checks import SCA_CHECKS, SCA_FLAGS
+from .transfers_fault_checks import TRANSFER_CHECKS
 
 Check = Callable[[RunningSandbox, WebhookReceiver], None]
 CHECKS: dict[str, Check] = {}
+CHECKS.update(LIMIT_CHECKS)  # limits, refused rates, holds, money resource shapes
+CHECKS.update(ACCOUNTS_CHECKS)  # rule-based, ownership, payout scenarios, incoming
+CHECKS.update(SCA_CHECKS)  # strong customer authentication
+CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
 
 
 def check(name: str) -> Callable[[Check], Check]:
@@ -623,6 +631,7 @@ FLAGS: dict[str, tuple[str, ...]] = {
     "regulated-suffix-ignored": ("--regulated",),
     "execute-after-expiry": ("--quote-lifetime", "1"),
 }
+FLAGS.update(SCA_FLAGS)
 
 
 def test_every_fault_in_the_catalogue_has_a_check() -> None:

@@ -215,24 +215,25 @@ def test_accounts_must_belong_together(client: httpx.Client, second_client: http
     other = approved(client, "Bo Chen")
     foreign = approved(second_client)
     mine = external(client, holder.id)["id"]
+    unpullable = external(client, holder.id, "IBAN_ACCOUNT")["id"]
     cases = {
         (holder.account_id(), other.account_id()): {"destination.accountId": "OTHER_CUSTOMER"},
         (holder.account_id(), holder.account_id()): {"destination.accountId": "SAME_ACCOUNT"},
         (foreign.account_id(), mine): {"source.accountId": "UNKNOWN_ACCOUNT"},
         (holder.account_id(), foreign.account_id()): {"destination.accountId": "UNKNOWN_ACCOUNT"},
-        (mine, holder.account_id()): {"source.accountId": "NOT_PULLABLE"},
+        (unpullable, holder.account_id()): {"source.accountId": "NOT_PULLABLE"},
     }
     for (source, destination), want in cases.items():
         assert constraints(client.post("/quotes", json=quote_body(source, destination))) == want
-    later = {
-        "source": {"sourceType": "REALTIME_FUNDING", "customerId": holder.id, "currency": "USD"},
-        "destination": {"destinationType": "UMA_ADDRESS", "address": "$a@b.example"},
+    unknown_kinds = {
+        "source": {"sourceType": "CARD", "accountId": holder.account_id()},
+        "destination": {"destinationType": "IBAN", "accountId": mine},
         "lockedCurrencySide": "SENDING",
         "lockedCurrencyAmount": 1,
     }
-    assert constraints(client.post("/quotes", json=later)) == {
-        "source.sourceType": "NOT_SUPPORTED",
-        "destination.destinationType": "NOT_SUPPORTED",
+    assert constraints(client.post("/quotes", json=unknown_kinds)) == {
+        "source.sourceType": "ENUM",
+        "destination.destinationType": "ENUM",
     }
 
 

@@ -1,0 +1,45 @@
+"""§7 Errors and §3 Quote and transaction — a quote whose rate is refused at execution
+fails with QUOTE_RATE_UNAVAILABLE.
+
+No trigger is shown: the adapter has the target refuse a quote's rate
+(``pytest_conformance_refuse_quote_rate``). The interface names the code, not the status,
+so any error status passes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§7 Errors"
+CODE = "QUOTE_RATE_UNAVAILABLE"
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(money.currencies())
+
+
+@pytest.mark.adapter_hook(REFUSE_RATE_HOOK)
+@pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-ERROR")
+def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailable(
+    money, wallet, adapter, config_lock
+):
+    corridor = wallet.corridors()[-1]  # cross-currency where the platform supports two
+    quote = money.quote(corridor.body("SENDING", 20_000))
+    refuse_rate(adapter, quote["id"])
+    response = money.execute(quote["id"])
+    check(
+        is_refusal(response, None, CODE),
+        CLAUSE,
+        f"executing a quote whose rate is refused at execution fails with {CODE} "
+        f"({corridor}; the refusal set up by the adapter hook {REFUSE_RATE_HOOK})",
+        expected=f"an error status with code {CODE}",
+        observed=(response.status, error_code(response) or response.content[:200]),
+        exchange=response.exchange,
+    )

@@ -1,0 +1,123 @@
+"""§4 Quotes and transactions, §5 SCA, §7 Errors — quote authorization that must not pass:
+without an SCA session (409 SCA_SESSION_REQUIRED), with wrong proofs (never authorized;
+a lock answers 423 ACCOUNT_LOCKED), and SCA endpoints for customers outside SCA (409).
+
+How many wrong proofs lock an account is not stated: a target that never answers 423 gets
+an advisory, not a failure; one that answers 423 must say ACCOUNT_LOCKED."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.sca import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+ERRORS_CLAUSE = "§7 Errors"
+AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
+WRONG_PROOFS = 6
+
+
+def _still_awaiting(sca, quote, why):
+    read = sca.client.get(f"/quotes/{quote['id']}", validate=False)
+    if read.status == 200:  # reading a quote back is not shown; check it where served
+        check(
+            read.json.get("status") == "PENDING_AUTHORIZATION",
+            "§3 Quote and transaction",
+            why,
+            expected="PENDING_AUTHORIZATION",
+            observed=read.json.get("status"),
+            exchange=read.exchange,
+        )
+
+
+@pytest.mark.adapter_hook(PROOF_HOOK)
+@pytest.mark.requirement("SCA-SESSION-REQUIRED-409")
+def test_authorization_without_an_sca_session_answers_409(sca, config_lock):
+    wallet = sca.wallet(("EUR",))
+    quote = sca.challenged(wallet)
+    proof = sca.proof(wallet.customer_id, challenge_of(quote), valid=True)
+    response = sca.authorize(quote["id"], proof)
+    check(
+        response.status == 409 and error_code(response) == "SCA_SESSION_REQUIRED",
+        ERRORS_CLAUSE,
+        "quote authorization by a customer who never completed an SCA login "
+        "(POST /sca/login/complete) answers 409 SCA_SESSION_REQUIRED",
+        expected="409 SCA_SESSION_REQUIRED",
+        observed=(response.status, error_code(response) or response.content[:200]),
+        exchange=response.exchange,
+    )
+    _still_awaiting(sca, quote, "a refused authorization leaves the quote awaiting it")
+
+
+@pytest.mark.adapter_hook(LOGIN_HOOK, PROOF_HOOK)
+@pytest.mark.requirement("SCA-ACCOUNT-LOCKED-423")
+def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, config_lock, advisory):
+    wallet = sca.wallet(("EUR",))
+    sca.login_ok(wallet.customer_id)
+    quote = sca.challenged(wallet)
+    statuses = []
+    for _ in range(WRONG_PROOFS):
+        proof = sca.proof(wallet.customer_id, challenge_of(quote), valid=False)
+        response = sca.authorize(quote["id"], proof)
+        statuses.append((response.status, error_code(response)))
+        check(
+            not 200 <= response.status < 300,
+            "§3 Quote and transaction",
+            "only a valid proof authorizes a challenge: a wrong proof is refused",
+            expected="a 4xx",
+            observed=(response.status, response.content[:200]),
+            exchange=response.exchange,
+        )
+        if response.status == 423:
+            check(
+                error_code(response) == "ACCOUNT_LOCKED",
+                ERRORS_CLAUSE,
+                "a 423 on quote authorization carries the code ACCOUNT_LOCKED",
+                expected="ACCOUNT_LOCKED",
+                observed=error_code(response),
+                exchange=response.exchange,
+            )
+            break
+    else:
+        advisory(
+            f"{AUTHORIZE_CLAUSE}: {WRONG_PROOFS} wrong proofs in a row never locked the "
+            f"account (answers {statuses}); the interface does not state after how many"
+        )
+    _still_awaiting(sca, quote, "wrong proofs leave the quote awaiting authorization")
+
+
+def _outside_sca(money):
+    """A customer living in the US who pays in USD: outside SCA on both counts (§5), with
+    one executed quote."""
+    wallet = money.wallet(("USD",))
+    quote = money.quote(wallet.corridor().body(amount=5_000))
+    money.execute_ok(quote["id"])
+    return wallet, quote
+
+
+def _answers_409(response, endpoint):
+    check(
+        response.status == 409,
+        SCA_CLAUSE,
+        f"SCA endpoints return 409 for customers outside SCA: {endpoint}",
+        expected=409,
+        observed=(response.status, response.content[:200]),
+        exchange=response.exchange,
+    )
+
+
+@pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
+def test_quote_authorization_answers_409_for_customers_outside_sca(sca, config_lock):
+    """The body is the interface's ``{code}``; the customer has no challenge to answer."""
+    _, quote = _outside_sca(sca.money)
+    response = sca.authorize(quote["id"], {"code": "000000"})
+    _answers_409(response, "POST /quotes/{quoteId}/authorize")
+
+
+@pytest.mark.adapter_hook(LOGIN_HOOK)
+@pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
+def test_sca_login_answers_409_for_customers_outside_sca(sca, config_lock):
+    wallet, _ = _outside_sca(sca.money)
+    _answers_409(sca.login(wallet.customer_id), "POST /sca/login/complete")

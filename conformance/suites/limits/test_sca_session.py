@@ -1,0 +1,34 @@
+"""§8 Limits, §5 Authentication — an SCA session lasts 180 days: ``sessionExpiresAt`` is
+180 days after the login completes (by the target's clock, with a small tolerance)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from conformance.failures import check
+from conformance.sca import LOGIN_HOOK
+from conformance.sink.store import parse_timestamp
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§8 Limits"
+SESSION = timedelta(days=180)
+TOLERANCE = timedelta(minutes=10)
+
+
+@pytest.mark.adapter_hook(LOGIN_HOOK)
+@pytest.mark.requirement("LIMIT-SCA-SESSION-180-DAYS")
+def test_an_sca_session_lasts_180_days(sca, config_lock):
+    customer = sca.customer(("EUR",))
+    session = sca.login_ok(customer["id"])
+    now = sca.money.server_time() or datetime.now(UTC)
+    expires = parse_timestamp(session.get("sessionExpiresAt"))
+    check(
+        expires is not None and abs(expires - now - SESSION) <= TOLERANCE,
+        CLAUSE,
+        "the SCA session lasts 180 days: sessionExpiresAt is 180 days after the login",
+        expected=f"{(now + SESSION).isoformat()} (± {TOLERANCE})",
+        observed=session.get("sessionExpiresAt"),
+    )

@@ -1,0 +1,50 @@
+"""§2 Transaction — a transaction held for compliance review states why in pendingReason.
+
+No trigger is shown: the adapter names an external account number whose payouts are held
+(``pytest_conformance_held_account_number``). While the transaction is held (``PENDING`` or
+``PROCESSING``) its ``pendingReason`` is a non-empty string; the reason's values are not
+shown.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check, fail
+from conformance.money_limits import HELD_ACCOUNT_HOOK, held_account_number
+
+pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
+
+CLAUSE = "§2 Resources and their fields — Transaction"
+HELD = ("PENDING", "PROCESSING")
+
+
+@pytest.mark.adapter_hook(HELD_ACCOUNT_HOOK)
+@pytest.mark.requirement("TRANSACTION-PENDING-REASON")
+def test_a_transaction_held_for_compliance_review_states_why(money, adapter, config_lock):
+    wallet = money.wallet(("USD",))
+    number = held_account_number(adapter, "USD")
+    held = money.external_account(wallet.customer_id, "USD", number=number)
+    executed = money.pay(wallet.sources["USD"]["id"], held["id"], 12_345)
+    transaction = money.transaction(wallet.customer_id, executed["transactionId"])
+    if transaction is None:
+        fail(
+            CLAUSE,
+            "an executed quote's transaction is listed by GET /transactions",
+            expected=executed["transactionId"],
+            observed="not listed",
+        )
+    if transaction.get("status") not in HELD:
+        pytest.skip(
+            f"the payout to the adapter's held account number is {transaction.get('status')}, "
+            "not held; nothing to check"
+        )
+    reason = transaction.get("pendingReason")
+    check(
+        isinstance(reason, str) and reason.strip() != "",
+        CLAUSE,
+        "a transaction held for compliance review states why in pendingReason",
+        expected="a non-empty string",
+        observed={k: transaction.get(k) for k in ("status", "pendingReason")},
+        hint=f"the destination's number comes from the adapter hook {HELD_ACCOUNT_HOOK}",
+    )

@@ -1,0 +1,118 @@
+"""§3 External account — ``PENDING_OWNERSHIP_VERIFICATION`` is still usable below regulatory
+thresholds; it becomes ``ACTIVE`` on successful ownership verification and ``UNVERIFIED`` on
+a failed attempt, and each change fires ``EXTERNAL_ACCOUNT.STATUS_UPDATED``.
+
+Which accounts need verification and the proofs come from the adapter (not shown). The
+thresholds are not published: a payout of 100.00 in the account's currency is taken as
+below them (a refusal is an advisory, not a failure).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.ownership import (
+    EVENT,
+    OWNERSHIP_PROOF_HOOK,
+    PENDING_NUMBER_HOOK,
+    event_status,
+)
+
+pytestmark = [
+    pytest.mark.resource("ExternalAccount"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook(PENDING_NUMBER_HOOK),
+]
+
+CLAUSE = "§3 External account"
+SMALL = 10_000  # 100.00 USD
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(("USD",))
+
+
+@pytest.mark.requirement("EXTERNAL-ACCOUNT-PENDING-USABLE")
+def test_an_account_pending_ownership_verification_receives_a_small_payout(
+    money, ownership, wallet, advisory
+):
+    account = ownership.pending_account(wallet.customer_id)
+    source = wallet.sources["USD"]["id"]
+    response = money.create_quote(
+        {
+            "source": {"sourceType": "ACCOUNT", "accountId": source},
+            "destination": {"destinationType": "ACCOUNT", "accountId": account["id"]},
+            "lockedCurrencySide": "SENDING",
+            "lockedCurrencyAmount": SMALL,
+        }
+    )
+    check(
+        response.status in (200, 201),
+        CLAUSE,
+        "an external account in PENDING_OWNERSHIP_VERIFICATION can still be used for "
+        "transfers below regulatory thresholds: a quote paying it 100.00 USD is created",
+        expected=201,
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    executed = money.execute_ok(response.json["id"])
+    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    check(
+        transaction.get("status") == "COMPLETED",
+        CLAUSE,
+        "a payout below the thresholds to an account PENDING_OWNERSHIP_VERIFICATION settles",
+        expected="COMPLETED",
+        observed={k: transaction.get(k) for k in ("id", "status", "failureReason")},
+    )
+
+
+@pytest.mark.requirement("EXTERNAL-ACCOUNT-VERIFIED-ACTIVE")
+@pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
+def test_successful_ownership_verification_makes_the_account_active(
+    ownership, wallet, resource_events
+):
+    account = ownership.pending_account(wallet.customer_id)
+    status = ownership.verified(ownership.prove(account, valid=True), valid=True)
+    check(
+        status in ("ACTIVE", None),
+        CLAUSE,
+        "successful ownership verification makes the external account ACTIVE",
+        expected="ACTIVE",
+        observed=status,
+    )
+    events = ownership.status_events(resource_events, account, "successful verification")
+    check(
+        [event_status(e) for e in events] == ["ACTIVE"],
+        CLAUSE,
+        f"successful ownership verification fires one {EVENT} carrying the account ACTIVE",
+        expected=["ACTIVE"],
+        observed=[e.summary() + f" status={event_status(e)}" for e in events],
+    )
+
+
+@pytest.mark.requirement("EXTERNAL-ACCOUNT-FAILED-UNVERIFIED")
+@pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
+def test_a_failed_ownership_verification_makes_the_account_unverified(
+    ownership, wallet, resource_events
+):
+    account = ownership.pending_account(wallet.customer_id)
+    status = ownership.verified(ownership.prove(account, valid=False), valid=False)
+    check(
+        status in ("UNVERIFIED", None),
+        CLAUSE,
+        "a failed ownership-verification attempt makes the external account UNVERIFIED",
+        expected="UNVERIFIED",
+        observed=status,
+    )
+    events = ownership.status_events(resource_events, account, "a failed verification attempt")
+    check(
+        [event_status(e) for e in events] == ["UNVERIFIED"],
+        CLAUSE,
+        f"a failed ownership-verification attempt fires one {EVENT} carrying the account "
+        "UNVERIFIED",
+        expected=["UNVERIFIED"],
+        observed=[e.summary() + f" status={event_status(e)}" for e in events],
+    )

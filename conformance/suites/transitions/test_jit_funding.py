@@ -1,0 +1,101 @@
+"""§3 Quote and transaction, §4 Quotes rule 2 — a just-in-time quote executes by itself
+when its payment arrives, never through ``POST /quotes/{quoteId}/execute``, and only when
+the payment carries the instructions' exact ``reference``.
+
+Each test pays a just-in-time quote of a new customer into that customer's own internal
+account, whose balance shows whether the quote executed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+from conformance.transfer_flows import reference_of
+
+pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
+
+CLAUSE = "§3 Quote and transaction"
+RULE = "§4 Quotes and transactions — rule 2"
+
+
+def destination_balance(money, jit):
+    return money.account_balances(jit.customer_id, jit.destination_id).available
+
+
+@pytest.mark.requirement("FUNDING-JIT-AUTO-EXECUTE")
+def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(
+    money, transfers, config_lock
+):
+    jit = transfers.just_in_time("USD")
+    transfers.send_ok(jit.quote_id, "USD")
+    settled = money.settled(jit.customer_id, jit.transaction_id)
+    check(
+        settled.get("status") == "COMPLETED",
+        CLAUSE,
+        "a just-in-time quote whose payment arrived is executed automatically: its transaction "
+        "settles (into the customer's own internal account) with no execute call",
+        expected="COMPLETED",
+        observed=(settled.get("status"), settled.get("failureReason")),
+    )
+    credited = destination_balance(money, jit)
+    check(
+        credited == jit.quote.get("totalReceivingAmount"),
+        CLAUSE,
+        "the executed just-in-time quote delivers its totalReceivingAmount to the destination",
+        expected=jit.quote.get("totalReceivingAmount"),
+        observed=credited,
+    )
+
+
+@pytest.mark.requirement("FUNDING-JIT-NOT-EXECUTED-BY-ENDPOINT")
+def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(
+    money, transfers, config_lock, advisory
+):
+    jit = transfers.just_in_time("USD")
+    response = money.execute(jit.quote_id)
+    if 200 <= response.status < 300:
+        advisory(f"{RULE}: execute on a just-in-time quote answered {response.status}")
+    quote = transfers.quote_now(jit.quote_id)
+    check(
+        quote.get("status") == "PENDING",
+        RULE,
+        "a just-in-time quote is never executed with the execute endpoint: after an execute "
+        "call it is still PENDING (whatever the call answered)",
+        expected="PENDING",
+        observed=(quote.get("status"), response.status, response.content[:200]),
+        exchange=response.exchange,
+    )
+    check(
+        destination_balance(money, jit) == 0,
+        RULE,
+        "an execute call on a just-in-time quote moves no money",
+        expected=0,
+        observed=destination_balance(money, jit),
+    )
+
+
+@pytest.mark.requirement("FUNDING-JIT-REFERENCE")
+@pytest.mark.adapter_hook("pytest_conformance_pay_instructions")
+def test_only_a_payment_with_the_exact_reference_executes_the_quote(money, transfers, config_lock):
+    jit = transfers.just_in_time("USD")
+    reference = reference_of(jit.quote) or ""
+    transfers.pay_instructions(jit.quote, reference + "X9", "USD")
+    quote = transfers.quote_now(jit.quote_id)
+    check(
+        quote.get("status") == "PENDING" and destination_balance(money, jit) == 0,
+        RULE,
+        "a payment whose reference differs from the instructions' does not execute the "
+        "just-in-time quote",
+        expected=("PENDING", 0),
+        observed=(quote.get("status"), destination_balance(money, jit)),
+    )
+    transfers.pay_instructions(jit.quote, reference, "USD")
+    settled = money.settled(jit.customer_id, jit.transaction_id)
+    check(
+        settled.get("status") == "COMPLETED",
+        RULE,
+        "paying the instructions with their exact reference triggers execution",
+        expected="COMPLETED",
+        observed=(settled.get("status"), settled.get("failureReason")),
+    )

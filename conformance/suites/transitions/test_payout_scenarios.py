@@ -1,0 +1,93 @@
+"""§4 Sandbox behaviours — payout scenarios whose outcomes the interface leaves open: an
+identifier ending in 003 gives a slow payment, a ``1xx`` suffix triggers beneficiary-name
+verification outcomes.
+
+What is stated still binds them: only timeout scenarios (005) do not settle, so a slow
+payment ends COMPLETED or FAILED; a FAILED transaction names its ``failureReason`` and is
+refunded automatically, so the money reconciles. How slow, and which ``1xx`` outcome, are
+recorded as advisories.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conformance.failures import check
+from conformance.money import refund_outcome
+
+pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
+
+CLAUSE = "§4 Sandbox behaviours"
+AMOUNT = 10_000
+NAME_SUFFIXES = ("100", "101", "102")
+
+
+@pytest.fixture(scope="module")
+def wallet(money):
+    with money.stable_config():
+        return money.wallet(("USD",))
+
+
+def _reconciled(money, wallet, before, transactions):
+    """The source lost exactly what COMPLETED transactions sent (FAILED ones refunded)."""
+    __tracebackhide__ = True
+    status_name = money.name("refund_status")
+    kept = sum(
+        t["sentAmount"]["amount"] if isinstance(t.get("sentAmount"), dict) else 0
+        for t in transactions
+        if t.get("status") == "COMPLETED"
+        or (t.get("status") == "FAILED" and refund_outcome(t, status_name) == "FAILED")
+    )
+    after = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
+    check(
+        before.total - after.total == kept,
+        "§2 Resources and their fields — Transaction",
+        "money reconciles: the source lost what settled payouts sent, and a failed payout's "
+        "debit is refunded automatically",
+        expected=kept,
+        observed=before.total - after.total,
+    )
+
+
+@pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT")
+def test_a_slow_payment_to_a_003_identifier_still_settles(money, wallet, config_lock, advisory):
+    before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
+    destination = money.external_account(wallet.customer_id, suffix="003")
+    started = time.monotonic()
+    executed = money.pay(wallet.sources["USD"]["id"], destination["id"], AMOUNT)
+    early = money.transaction(wallet.customer_id, executed["transactionId"]) or {}
+    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    advisory(
+        f"{CLAUSE}: a payout to an identifier ending in 003 was {early.get('status')} right "
+        f"after execute and {transaction.get('status')} after "
+        f"{time.monotonic() - started:.1f} s (how slow is not shown)"
+    )
+    check(
+        transaction.get("status") in ("COMPLETED", "FAILED"),
+        CLAUSE,
+        "a slow payment (003) is not a timeout: it settles, COMPLETED or FAILED",
+        observed=transaction.get("status"),
+    )
+    _reconciled(money, wallet, before, [transaction])
+
+
+@pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON")
+def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, config_lock, advisory):
+    before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
+    settled = []
+    for suffix in NAME_SUFFIXES:
+        destination = money.external_account(wallet.customer_id, suffix=suffix)
+        executed = money.pay(wallet.sources["USD"]["id"], destination["id"], AMOUNT)
+        transaction = money.settled(wallet.customer_id, executed["transactionId"])
+        status, reason = transaction.get("status"), transaction.get("failureReason")
+        advisory(f"{CLAUSE}: beneficiary-name scenario {suffix} ended {status} ({reason})")
+        check(
+            status == "COMPLETED" or (status == "FAILED" and isinstance(reason, str) and reason),
+            "§2 Resources and their fields — Transaction",
+            f"a payout to a {suffix} identifier ends COMPLETED, or FAILED naming its failureReason",
+            observed={"status": status, "failureReason": reason},
+        )
+        settled.append(transaction)
+    _reconciled(money, wallet, before, settled)

@@ -1,0 +1,42 @@
+"""§4 sandbox — an incoming UMA payment to a customer creates an incoming transaction for
+that customer. The payment is simulated through the adapter hook
+``pytest_conformance_simulate_incoming_uma_payment`` (the simulator's path is not shown).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.failures import check
+
+pytestmark = [
+    pytest.mark.resource("Transaction"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook("pytest_conformance_simulate_incoming_uma_payment"),
+]
+
+CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — incoming UMA payment"
+AMOUNT = 12_345
+
+
+@pytest.mark.requirement("UMA-INCOMING-PAYMENT")
+def test_an_incoming_uma_payment_creates_an_incoming_transaction(
+    money, transfers, adapter, config_lock
+):
+    customer = money.approved_customer(("USD",))
+    account = money.active_account(customer["id"], "USD")
+    adapter.call(
+        "pytest_conformance_simulate_incoming_uma_payment",
+        account_id=account["id"],
+        amount=AMOUNT,
+        currency="USD",
+    )
+    transaction = transfers.incoming_transaction(customer["id"], AMOUNT)
+    check(
+        transaction is not None,
+        CLAUSE,
+        "an incoming UMA payment to a customer creates an incoming transaction for that "
+        "customer (listed by GET /transactions?customerId=)",
+        expected=f"a transaction receiving {AMOUNT}, not OUTGOING/DEBIT",
+        observed=money.transactions(customer["id"]),
+    )

@@ -1,0 +1,37 @@
+"""§6 Events — ``EXTERNAL_ACCOUNT.STATUS_UPDATED`` (the ownership-verification lifecycle) is
+delivered as a signed envelope whose ``data`` is the ExternalAccount in its new status.
+
+The payload of events other than transaction and test events is not shown; the suite reads
+``data`` as the ExternalAccount; the envelope schema is all it is held to.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.ownership import EVENT, OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK
+
+pytestmark = [
+    pytest.mark.resource("ExternalAccount"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
+]
+
+
+@pytest.mark.requirement(
+    "EXTERNAL-ACCOUNT-VERIFIED-ACTIVE", "WEBHOOK-ENVELOPE", "WEBHOOK-SIGNATURE"
+)
+def test_ownership_events_are_signed_envelopes_of_the_external_account(
+    money, ownership, resource_events
+):
+    with money.stable_config():
+        customer = money.approved_customer(["USD"])
+    account = ownership.pending_account(customer["id"])
+    ownership.verified(ownership.prove(account, valid=True), valid=True)
+    events = ownership.status_events(resource_events, account, "successful verification")
+    resource_events.check(
+        events,
+        [EVENT],
+        f"{EVENT} is the envelope {{id: Webhook:<uuid>, type, timestamp, data}} whose data is "
+        "the ExternalAccount",
+    )

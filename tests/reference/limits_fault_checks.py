@@ -1,0 +1,104 @@
+"""Checks for the fault modes of limits, refused rates, compliance holds and the shapes of
+money resources; ``test_faults`` adds them to its ``CHECKS``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from reference.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS
+
+from .money_helpers import available, error_code, execute, external, funded, quote, transaction
+from .reference_helpers import RunningSandbox, WebhookReceiver
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+LIMIT_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        LIMIT_CHECKS[name] = function
+        return function
+
+    return register
+
+
+@check("size-limit-unenforced")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 2 * SIZE_LIMIT_USD_CENTS)
+        destination = external(client, holder.id)["id"]
+        over = quote(client, holder.account_id(), destination, amount=SIZE_LIMIT_USD_CENTS + 1)
+        execute(client, over["id"])
+        assert available(client, holder.id) == SIZE_LIMIT_USD_CENTS - 1
+
+
+@check("daily-limit-unenforced")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, DAILY_LIMIT_USD_CENTS + SIZE_LIMIT_USD_CENTS)
+        destination = external(client, holder.id)["id"]
+        for _ in range(DAILY_LIMIT_USD_CENTS // SIZE_LIMIT_USD_CENTS + 1):
+            body = quote(client, holder.account_id(), destination, amount=SIZE_LIMIT_USD_CENTS)
+            execute(client, body["id"])
+        assert available(client, holder.id) == 0
+
+
+@check("rate-refusal-debits")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        body = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        client.post(f"/sandbox/quotes/{body['id']}/refuse-rate").raise_for_status()
+        answer = client.post(f"/quotes/{body['id']}/execute")
+        assert error_code(answer, 409) == "QUOTE_RATE_UNAVAILABLE"
+        assert available(client, holder.id) == 40_000
+
+
+@check("pending-reason-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        body = quote(client, holder.account_id(), external(client, holder.id, suffix="077")["id"])
+        execute(client, body["id"])
+        held = transaction(client, body["transactionId"])
+        assert held["status"] == "PROCESSING" and held.get("pendingReason") is None
+
+
+def _paid(client: httpx.Client) -> tuple[dict[str, Any], dict[str, Any]]:
+    holder = funded(client, 50_000)
+    return holder.customer, quote(client, holder.account_id(), external(client, holder.id)["id"])
+
+
+@check("quote-amount-as-string")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        _, created = _paid(client)
+        assert created["totalSendingAmount"] == "10000"
+        assert client.get(f"/quotes/{created['id']}").json()["totalSendingAmount"] == 10_000
+
+
+@check("transaction-id-unprefixed")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer, created = _paid(client)
+        listed = client.get("/transactions", params={"customerId": customer["id"]}).json()
+        [item] = listed["data"]
+        assert item["id"] == str(created["transactionId"]).removeprefix("Transaction:")
+
+
+@check("internal-account-balance-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        accounts = client.get("/customers/internal-accounts").json()["data"]
+        assert accounts and all("availableBalance" not in a for a in accounts)
+        assert all("totalBalance" in a for a in accounts)
+
+
+@check("external-account-bad-status")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 1_000)
+        assert external(client, holder.id)["status"] == "VERIFIED_ACTIVE"
