@@ -17,7 +17,7 @@ import pytest
 
 from conformance.agreement_terms import end_user_terms, supported_agreements
 from conformance.client import TargetClient
-from conformance.customer_bodies import consent_entry
+from conformance.customer_bodies import business_body, consent_entry
 from conformance.failures import check
 from conformance.locks import platform_lock
 from conformance.onboarding import Onboarding, status_field
@@ -73,19 +73,29 @@ class CustomerSetup:
         return fields
 
     def approved_customer(
-        self, currencies: Sequence[str] = ("USD",), *, terms: bool = True
+        self,
+        currencies: Sequence[str] = ("USD",),
+        *,
+        terms: bool = True,
+        extra: Mapping[str, Any] | None = None,
+        business_info: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A new APPROVED customer transacting in ``currencies``, end-user terms accepted.
+        """A new APPROVED customer transacting in ``currencies``, end-user terms accepted,
+        with the ``extra`` fields (e.g. an address) and, should it be a business, these
+        ``business_info`` entries.
 
         An individual without a scenario suffix first (cheapest); the interface lets such a
         name resolve either way, so a business whose registration number ends in 004 (which
         §4 Sandbox behaviours auto-approves once complete) is the fallback.
         """
         __tracebackhide__ = True
-        fields = self.customer_fields(currencies, terms=terms)
+        fields = {**self.customer_fields(currencies, terms=terms), **(extra or {})}
         individual = self.onboarding.individual("", **fields)
         if self.decide(individual, "") == "APPROVED":
             return {**individual, "kycStatus": "APPROVED"}
+        if business_info:
+            info = business_body("004")["businessInfo"]
+            fields["businessInfo"] = {**info, **business_info}
         business = self.onboarding.business("004", **fields)
         status = self.decide(business, "004")
         check(

@@ -77,23 +77,9 @@ class Sca:
     def customer(self, currencies: Sequence[str] = ("EUR",)) -> dict[str, Any]:
         """A new APPROVED customer living in the EEA, end-user terms accepted."""
         __tracebackhide__ = True
-        money = self.money
-        fields = {**money.customer_fields(currencies, terms=True), **EEA_FIELDS}
-        individual = money.onboarding.individual("", **fields)
-        if money.decide(individual, "") == "APPROVED":
-            return {**individual, "kycStatus": "APPROVED"}
-        business = money.onboarding.business("004", **fields)
-        business["businessInfo"] = {**business.get("businessInfo", {}), **EEA_BUSINESS_INFO}
-        status = money.decide(business, "004")
-        check(
-            status == "APPROVED",
-            "§4 Sandbox behaviours",
-            "a business whose registration number does not end in 001, 002 or 003 is "
-            "approved once its submission is complete",
-            expected="APPROVED",
-            observed=status,
+        return self.money.approved_customer(
+            currencies, extra=EEA_FIELDS, business_info=EEA_BUSINESS_INFO
         )
-        return {**business, "kybStatus": "APPROVED"}
 
     def wallet(self, currencies: Sequence[str] = ("EUR",), *, funds: int = 10_000_000) -> Wallet:
         """An SCA customer whose EUR account (``currencies[0]``) is funded, with an external

@@ -12,9 +12,11 @@ import re
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-import httpx
+from reference import adapter_accounts, adapter_http, adapter_transfers
+from reference.adapter_http import call as _call
 
-from reference import INTERFACE_VERSION, adapter_accounts, adapter_transfers
+# Raised when the sandbox refuses a trigger (callers catch it from here).
+AdapterError = adapter_http.AdapterError
 
 # Hooks for rule-based accounts, ownership verification and returned incoming deposits.
 pytest_conformance_sweep_rule = adapter_accounts.pytest_conformance_sweep_rule
@@ -32,33 +34,8 @@ pytest_conformance_simulate_incoming_uma_payment = (
     adapter_transfers.pytest_conformance_simulate_incoming_uma_payment
 )
 
-_VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")
 CHANNELS = ("email", "phone")
-
-
-class AdapterError(RuntimeError):
-    """The sandbox refused a trigger; the message carries its answer."""
-
-
-def _base_url(profile: Any) -> str:
-    """The versioned base URL, whether or not the profile's carries the date segment."""
-    url = str(profile.base_url).rstrip("/")
-    return url if _VERSION_SEGMENT.search(url) else f"{url}/{INTERFACE_VERSION}"
-
-
-def _call(profile: Any, method: str, path: str) -> httpx.Response:
-    response = httpx.request(
-        method,
-        _base_url(profile) + path,
-        auth=(profile.client_id, profile.client_secret),
-        timeout=float(getattr(profile, "request_timeout", 10.0)),
-    )
-    if not response.is_success:
-        raise AdapterError(
-            f"{method} {path} answered {response.status_code}: {response.text[:500]}"
-        )
-    return response
 
 
 def pytest_conformance_contact_verification_code(

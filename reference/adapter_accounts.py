@@ -8,35 +8,10 @@ credentials, through sandbox-only endpoints, and never import ``conformance``.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import quote
 
-import httpx
-
-from reference import INTERFACE_VERSION
-
-_VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
-
-
-class SandboxRefused(RuntimeError):
-    """The sandbox refused a trigger; the message carries its answer."""
-
-
-def _post(profile: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    url = str(profile.base_url).rstrip("/")
-    if not _VERSION_SEGMENT.search(url):
-        url = f"{url}/{INTERFACE_VERSION}"
-    response = httpx.post(
-        url + path,
-        json=body,
-        auth=(profile.client_id, profile.client_secret),
-        timeout=float(getattr(profile, "request_timeout", 10.0)),
-    )
-    if not response.is_success:
-        raise SandboxRefused(f"POST {path} answered {response.status_code}: {response.text[:500]}")
-    answer: dict[str, Any] = response.json()
-    return answer
+from reference.adapter_http import post as _post
 
 
 def pytest_conformance_sweep_rule(

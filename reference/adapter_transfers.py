@@ -5,35 +5,11 @@ transfers"); ``reference.adapter`` re-exports them. They never import ``conforma
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-import httpx
-
-from reference import INTERFACE_VERSION
+from reference.adapter_http import post as _post
 
 DIRECTIONS = ("in", "out")
-_VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
-
-
-class TriggerRefused(RuntimeError):
-    """The sandbox refused a trigger; the message carries its answer."""
-
-
-def _post(profile: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    url = str(profile.base_url).rstrip("/")
-    if not _VERSION_SEGMENT.search(url):
-        url = f"{url}/{INTERFACE_VERSION}"
-    response = httpx.post(
-        url + path,
-        json=body,
-        auth=(profile.client_id, profile.client_secret),
-        timeout=float(getattr(profile, "request_timeout", 10.0)),
-    )
-    if not response.is_success:
-        raise TriggerRefused(f"POST {path} answered {response.status_code}: {response.text[:500]}")
-    answer: dict[str, Any] = response.json()
-    return answer
 
 
 def pytest_conformance_pay_instructions(
