@@ -19,7 +19,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from conformance.event_checks import check_event_envelopes, check_event_signatures
+from conformance.event_checks import (
+    check_event_envelopes,
+    check_event_signatures,
+    names_resource,
+)
 from conformance.failures import check, fail
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkTimeout, SinkView, check_order, dedupe_by_event_id
@@ -42,16 +46,7 @@ def event_type(kind: str, status: str) -> str:
 
 def mentions(delivery: Delivery, customer_id: str) -> bool:
     """Whether a delivery's ``data`` is, or names, the customer."""
-    body = delivery.json
-    data = body.get("data") if isinstance(body, dict) else None
-    if not isinstance(data, dict):
-        return False
-    nested = data.get("customer")
-    return customer_id in (
-        data.get("id"),
-        data.get("customerId"),
-        nested.get("id") if isinstance(nested, dict) else None,
-    )
+    return names_resource(delivery, customer_id, ("customerId",), ("customer",))
 
 
 def _as_resource(delivery: Delivery, customer_id: str) -> Delivery:

@@ -1,15 +1,24 @@
-"""Checks every delivered event must pass, whatever its family: envelope and signature."""
+"""Checks every delivered event must pass, whatever its family: envelope and signature; and
+how the suite tells which resource an event is about when its payload is not shown."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from conformance import contract
 from conformance.failures import check
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkView
 
-__all__ = ["SIGNATURE_CLAUSE", "check_event_envelopes", "check_event_signatures"]
+__all__ = [
+    "SIGNATURE_CLAUSE",
+    "check_event_envelopes",
+    "check_event_signatures",
+    "event_data",
+    "mentions_anywhere",
+    "names_resource",
+]
 
 SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
 
@@ -51,3 +60,41 @@ def check_event_signatures(
             observed=f"{result.reason} (header {header!r})",
             hint=delivery.summary(),
         )
+
+
+def event_data(delivery: Delivery) -> Any:
+    """The envelope's ``data`` (``None`` when the body carries none)."""
+    body = delivery.json
+    return body.get("data") if isinstance(body, dict) else None
+
+
+def names_resource(
+    delivery: Delivery, resource_id: str, keys: Sequence[str], nested: Sequence[str]
+) -> bool:
+    """Whether ``data`` is the resource (``data.id``) or names it: ``data.<key>`` for one of
+    ``keys`` or ``data.<name>.id`` for one of ``nested`` (the payload is not shown)."""
+    data = event_data(delivery)
+    if not isinstance(data, dict):
+        return False
+    named = [data.get("id"), *(data.get(key) for key in keys)]
+    for name in nested:
+        inner = data.get(name)
+        if isinstance(inner, dict):
+            named.append(inner.get("id"))
+    return resource_id in named
+
+
+def mentions_anywhere(delivery: Delivery, resource_id: str) -> bool:
+    """Whether any string anywhere in ``data`` (nested objects and lists included) contains
+    the resource's id: the last resort of correlating an event whose payload is not shown."""
+
+    def search(value: object) -> bool:
+        if isinstance(value, str):
+            return resource_id in value
+        if isinstance(value, dict):
+            return any(search(item) for item in value.values())
+        if isinstance(value, list):
+            return any(search(item) for item in value)
+        return False
+
+    return bool(resource_id) and search(event_data(delivery))

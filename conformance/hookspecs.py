@@ -58,7 +58,9 @@ def pytest_conformance_agent_device_code(profile: Any, customer_id: str) -> str 
 @hookspec(firstresult=True)
 def pytest_conformance_failing_account_number(profile: Any, currency: str) -> str | None:
     """Return an external account number whose payouts fail (§4: outcome of other suffixes
-    not shown), so failure and refund flows can be walked."""
+    not shown), so failure and refund flows can be walked. §4 applies an identifier's
+    scenario "whenever the account is a pull source or payout destination", so a pull from
+    it fails too."""
 
 
 @hookspec(firstresult=True)
@@ -149,6 +151,24 @@ def pytest_conformance_transfer_body(
     ``currency`` (§9.2: shapes unchanged, but not shown)."""
 
 
+@hookspec(firstresult=True)
+def pytest_conformance_freeze_internal_account(profile: Any, account_id: str) -> bool | None:
+    """Have a compliance or fraud signal freeze the ``ACTIVE`` internal account (§3
+    Internal account: ``ACTIVE`` → ``FROZEN``; no trigger shown); return True when done."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_close_internal_account(profile: Any, account_id: str) -> bool | None:
+    """Have the customer close the ``ACTIVE`` internal account (§3 Internal account:
+    ``ACTIVE`` → ``CLOSED``; how a customer initiates closing is not shown); return True."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_fail_account_provisioning(profile: Any, account_id: str) -> bool | None:
+    """Have provisioning of the ``PENDING`` internal account fail (§3 Internal account:
+    ``PENDING`` → ``FAILED``; no trigger shown); return True when done."""
+
+
 ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_contact_verification_code",
     "pytest_conformance_complete_hosted_kyc",
@@ -168,4 +188,7 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_sca_proof",
     "pytest_conformance_pay_instructions",
     "pytest_conformance_transfer_body",
+    "pytest_conformance_freeze_internal_account",
+    "pytest_conformance_close_internal_account",
+    "pytest_conformance_fail_account_provisioning",
 )

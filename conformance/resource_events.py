@@ -2,10 +2,15 @@
 External account, §6 Events) and ``INCOMING_PAYMENT.REFUND_*`` (§3 Quote and transaction,
 §6 Events).
 
-:class:`ResourceEvents` waits for the events a walk must emit about a resource (``data.id``)
-and checks each of them: the envelope against its schema (``contract.webhook_schema``), the
+:class:`ResourceEvents` waits for the events a walk must emit about a resource and checks
+each of them: the envelope against its schema (``contract.webhook_schema``), the
 ``X-Service-Signature``, and that their timestamps follow the walk's order. Arrival order
 that differs from timestamp order is an advisory (delivery ordering is not shown).
+
+An event is about the resource when its ``data`` is the resource (``data.id``: payment
+events, whose ``data`` is the Transaction), unless the caller says how else to tell
+(``relates``: for events whose payload is not shown). ``after`` (a :meth:`mark` taken before
+the trigger) keeps only the events delivered after it.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from conformance.failures import check, fail
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkTimeout, SinkView, dedupe_by_event_id
 
-__all__ = ["ResourceEvents"]
+__all__ = ["Relates", "ResourceEvents"]
 
 EVENTS_CLAUSE = "§6 Events"
+
+Relates = Callable[[Delivery], bool]  # whether a delivery is about the resource
 
 
 class ResourceEvents:
@@ -38,12 +45,20 @@ class ResourceEvents:
         self.advisory = advisory
         self.timeout = timeout
 
-    def about(self, resource_id: str, prefix: str) -> list[Delivery]:
-        """Every event whose type starts with ``prefix`` about the resource, one per id."""
+    def mark(self) -> int:
+        """The sink's newest delivery so far: pass it as ``after`` to see only later ones."""
+        return self.sink.mark()
+
+    def about(
+        self, resource_id: str, prefix: str, *, relates: Relates | None = None, after: int = 0
+    ) -> list[Delivery]:
+        """Every event whose type starts with ``prefix`` about the resource (delivered after
+        ``after``), one per id."""
+        related = relates or _is_resource(resource_id)
         return dedupe_by_event_id(
             d
             for d in self.sink.deliveries()
-            if (d.event_type or "").startswith(prefix) and d.resource_id == resource_id
+            if d.seq > after and (d.event_type or "").startswith(prefix) and related(d)
         )
 
     def wait(
@@ -55,17 +70,23 @@ class ResourceEvents:
         prefix: str,
         why: str,
         clause: str,
+        relates: Relates | None = None,
+        after: int = 0,
+        hint: str = "check that events reach the configured webhookEndpoint and that data "
+        "is the resource (data.id)",
     ) -> list[Delivery]:
         """Wait for each of ``types`` (alternatives as a tuple), ``count`` events of a plain
-        type; return every event about the resource whose type starts with ``prefix``."""
+        type; return every event about the resource whose type starts with ``prefix``
+        (delivered after ``after``)."""
         __tracebackhide__ = True
+        related = relates or _is_resource(resource_id)
         deadline = time.monotonic() + self.timeout
         for kind in types:
             wanted = {kind} if isinstance(kind, str) else set(kind)
             needed = count if isinstance(kind, str) else 1
 
             def arrived(delivery: Delivery, wanted: set[str] = wanted) -> bool:
-                return delivery.event_type in wanted and delivery.resource_id == resource_id
+                return delivery.event_type in wanted and related(delivery)
 
             try:
                 self.sink.wait_for_all(
@@ -73,18 +94,21 @@ class ResourceEvents:
                     needed,
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{' or '.join(sorted(wanted))} about {resource_id}",
+                    after=after,
                 )
             except SinkTimeout:
                 fail(
                     clause,
                     f"{why} fires {' or '.join(sorted(wanted))}",
                     expected=f"{needed} event(s)" if needed > 1 else None,
-                    observed=[d.summary() for d in self.about(resource_id, prefix)]
+                    observed=[
+                        d.summary()
+                        for d in self.about(resource_id, prefix, relates=related, after=after)
+                    ]
                     or f"no {prefix}* event about {resource_id} within {self.timeout:g} s",
-                    hint="check that events reach the configured webhookEndpoint and that data "
-                    "is the resource (data.id)",
+                    hint=hint,
                 )
-        return self.about(resource_id, prefix)
+        return self.about(resource_id, prefix, relates=related, after=after)
 
     def check(self, events: Sequence[Delivery], order: Sequence[str], statement: str) -> None:
         """Envelope, signature and timestamp order (``order``: the types as the walk emits
@@ -113,3 +137,12 @@ class ResourceEvents:
                 "events arrived in an order other than their timestamps' (delivery ordering "
                 "is not shown): " + ", ".join(d.summary() for d in events)
             )
+
+
+def _is_resource(resource_id: str) -> Relates:
+    """``data`` is the resource: ``data.id`` is its id."""
+
+    def related(delivery: Delivery) -> bool:
+        return delivery.resource_id == resource_id
+
+    return related

@@ -21,6 +21,7 @@ import pytest
 from conformance.client import ApiResponse
 from conformance.failures import check
 from conformance.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
+from conformance.transaction_history import ORDINARY_SUFFIX
 
 __all__ = [
     "JIT_CLAUSE",
@@ -185,8 +186,9 @@ class Transfers:
 
     # -- UMA destinations ----------------------------------------------------------------
 
-    def uma_address(self, suffix: str = "") -> str:
-        """``$<username>@<domain>`` whose username part ends in ``suffix``."""
+    def uma_address(self, suffix: str = ORDINARY_SUFFIX) -> str:
+        """``$<username>@<domain>`` whose username part ends in ``suffix`` (by default the
+        ordinary suffix: random last digits could select a scenario such as ``1xx``)."""
         return f"$conformance{_digits(suffix)}@{UMA_DOMAIN}"
 
     def uma_body(self, source_id: str, address: str, amount: int = 10_000) -> dict[str, Any]:
@@ -221,11 +223,11 @@ class Transfers:
 
     # -- wallets -------------------------------------------------------------------------
 
-    def wallet_account(self, customer_id: str, currency: str = "USDC") -> dict[str, Any]:
-        """A registered external wallet (§2 ExternalAccount: the wallet type carries
-        ``address``; its type name comes from the profile)."""
-        __tracebackhide__ = True
-        body = {
+    def wallet_body(self, customer_id: str, currency: str = "USDC") -> dict[str, Any]:
+        """POST /customers/external-accounts body of an external wallet (§2
+        ExternalAccount: the wallet type carries ``address``; its type name comes from the
+        profile)."""
+        return {
             "customerId": customer_id,
             "currency": currency,
             "accountInfo": {
@@ -234,6 +236,11 @@ class Transfers:
                 "network": WALLET_NETWORK,
             },
         }
+
+    def wallet_account(self, customer_id: str, currency: str = "USDC") -> dict[str, Any]:
+        """A registered external wallet (see :meth:`wallet_body`)."""
+        __tracebackhide__ = True
+        body = self.wallet_body(customer_id, currency)
         response = self.client.post("/customers/external-accounts", json=body)
         check(
             response.status in (200, 201),

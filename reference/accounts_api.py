@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import internal_accounts, ledger, rule_based, shape_faults
+from reference import account_states, internal_accounts, ledger, rule_based, shape_faults
 from reference.customer_store import load_or_404
 from reference.errors import ApiError
 from reference.routing import ApiRequest, Operation, api_route
@@ -52,7 +52,7 @@ def fund_internal_account(request: ApiRequest) -> Response:
         account = internal_accounts.load(db, request.platform.id, account_id)
         if account is None:
             raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        if not account.is_active:
+        if not account_states.receives(request.services.settings, account.status):
             raise ApiError(
                 409,
                 "ACCOUNT_CANNOT_RECEIVE",

@@ -12,7 +12,7 @@ import re
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from reference import adapter_accounts, adapter_http, adapter_transfers
+from reference import adapter_accounts, adapter_http, adapter_states, adapter_transfers
 from reference.adapter_http import call as _call
 
 # Raised when the sandbox refuses a trigger (callers catch it from here).
@@ -26,6 +26,14 @@ pytest_conformance_ownership_pending_account_number = (
 )
 pytest_conformance_return_incoming_payment = (
     adapter_accounts.pytest_conformance_return_incoming_payment
+)
+# Hooks for internal-account states: frozen, closed, failed provisioning.
+pytest_conformance_freeze_internal_account = (
+    adapter_states.pytest_conformance_freeze_internal_account
+)
+pytest_conformance_close_internal_account = adapter_states.pytest_conformance_close_internal_account
+pytest_conformance_fail_account_provisioning = (
+    adapter_states.pytest_conformance_fail_account_provisioning
 )
 # Hooks for just-in-time deposits and the deprecated transfer endpoints.
 pytest_conformance_pay_instructions = adapter_transfers.pytest_conformance_pay_instructions

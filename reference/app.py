@@ -11,6 +11,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 
 from reference import (
+    account_states,
     accounts_api,
     config_api,
     contact_verification,
@@ -45,6 +46,7 @@ from reference.services import Services
 ROUTERS: Sequence[Sequence[BaseRoute]] = (
     config_api.ROUTES,
     accounts_api.ROUTES,
+    account_states.ROUTES,
     rule_based.ROUTES,
     external_accounts.ROUTES,
     ownership.ROUTES,

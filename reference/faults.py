@@ -229,6 +229,10 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a failed ownership-verification attempt makes the external account ACTIVE"
             " (§3 External account: UNVERIFIED on a failed attempt)"
         ),
+        "ownership-event-stale-status": (
+            "EXTERNAL_ACCOUNT.STATUS_UPDATED carries the account in its status before the change"
+            " (§3 External account: each change fires EXTERNAL_ACCOUNT.STATUS_UPDATED)"
+        ),
         "incoming-refund-event-missing": (
             "a returned incoming deposit is refunded without INCOMING_PAYMENT.REFUND_* events"
             " (§3 Quote and transaction, §6 Events)"
@@ -331,6 +335,14 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "scenario digits at the end of a UMA address's username part are ignored"
             " (§4 Sandbox behaviours: digits at the end of the username part)"
         ),
+        "pull-source-scenario-ignored": (
+            "a pull source's identifier suffix (005, 003, 099) is ignored: the pull settles"
+            " at once (§4 Sandbox behaviours: whenever the account is a pull source)"
+        ),
+        "pull-fee-on-receiving-side": (
+            "quotes from a pulled external source compute the variable fee on the amount"
+            " converted instead of the amount sent (§4 Quotes and transactions, rule 3)"
+        ),
         "uma-incoming-no-transaction": (
             "an incoming UMA payment credits the account but creates no transaction"
             " (§4 sandbox: an incoming UMA payment creates an incoming transaction)"
@@ -341,6 +353,19 @@ FAULTS: Mapping[str, str] = MappingProxyType(
         ),
         "transfer-out-gone": (
             "the deprecated POST /transfer-out answers 404 (§9.2: keeps working unchanged)"
+        ),
+        # internal-account states
+        "frozen-account-sends": (
+            "a FROZEN internal account is quoted and executed as a source"
+            " (§3 Internal account: FROZEN accounts cannot send)"
+        ),
+        "closed-account-receives": (
+            "a CLOSED internal account is credited by funding and transfers"
+            " (§3 Internal account: CLOSED accounts cannot receive)"
+        ),
+        "provisioning-failure-active": (
+            "an account whose provisioning fails becomes ACTIVE instead of FAILED"
+            " (§3 Internal account: PENDING to FAILED)"
         ),
     }
 )

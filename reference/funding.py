@@ -127,11 +127,13 @@ def ledger_source(services: Services, platform_id: str, fields: Mapping[str, Any
 
 
 def pull_scenario(services: Services, platform_id: str, fields: Mapping[str, Any]) -> str:
-    """The scenario digits of a pulled external source ("" for other sources): ``005``
-    keeps the transfer from settling; other digits pull at once (their outcome: not
-    shown, our choice)."""
+    """The scenario digits of a pulled external source ("" for other sources), applied as
+    for a payout destination (§4 Sandbox behaviours: "whenever the account is a pull source
+    or payout destination"; ``reference.payout_scenarios``): ``005`` keeps the transfer
+    ``PROCESSING``, ``003`` settles it later, ``099`` and a ``1xx`` no-match fail it;
+    other digits pull at once. Under ``pull-source-scenario-ignored``: always ""."""
     account = fields.get("source", {}).get("accountId")
-    if account is None:
+    if account is None or services.settings.has_fault("pull-source-scenario-ignored"):
         return ""
     pulled = external_accounts.load_account(services.db, platform_id, str(account))
     return "" if pulled is None else pulled.scenario

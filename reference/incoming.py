@@ -23,7 +23,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference import currencies, internal_accounts, ledger
+from reference import account_states, currencies, internal_accounts, ledger
 from reference import transaction_store as txns
 from reference.accounts_api import MAX_FUNDING
 from reference.clock import iso, later_than, utc_now
@@ -113,7 +113,7 @@ def returned_deposit(request: ApiRequest) -> Response:
         account = internal_accounts.load(db, request.platform.id, account_id)
         if account is None:
             raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        if not account.is_active:
+        if not account_states.receives(services.settings, account.status):
             raise ApiError(
                 409,
                 "ACCOUNT_CANNOT_RECEIVE",

@@ -121,8 +121,10 @@ def _change(services: Services, account: ExternalAccount, status: str) -> Extern
     stamp = later_than(account.updated_at)
     changed = external_accounts.set_status(services.db, account, status, stamp)
     if not services.settings.has_fault("ownership-event-missing"):
+        stale = services.settings.has_fault("ownership-event-stale-status")
+        shown = account if stale else changed
         services.webhooks.enqueue_event(
-            account.platform_id, EVENT, changed.as_json(), timestamp=stamp
+            account.platform_id, EVENT, shown.as_json(), timestamp=stamp
         )
     return changed
 

@@ -20,6 +20,7 @@ import time
 import uuid
 
 from reference import (
+    account_states,
     external_accounts,
     funding,
     holds,
@@ -89,6 +90,7 @@ def _check(services: Services, quote: Quote) -> bool:
         if settings.has_fault("execute-double-debit"):
             return True
         raise ApiError(409, "QUOTE_ALREADY_EXECUTED", f"{quote.id} is {quote.status}")
+    account_states.check_execution(services, quote)  # frozen, closed or failed since quoting
     _check_funds(services, quote)
     limits.check_execution(services, quote)
     return False
@@ -144,6 +146,15 @@ def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _
     pulled = funding.pull_scenario(services, quote.platform_id, quote.fields)
     if pulled == external_accounts.TIMEOUT:
         return transaction.status  # a pull source ending in 005 times out (§4 Sandbox)
+    if pulled == payout_scenarios.SLOW:
+        return payout_scenarios.schedule(services, quote, transaction)  # 003: later
+    pull_failure = payout_scenarios.pull_failure_reason(pulled)  # 099, 1xx: nothing pulled
+    if pull_failure is not None:
+        transaction = txns.save(
+            db, transaction, steps.next(), status=txns.FAILED, failure_reason=pull_failure
+        )
+        _announce(services, transaction, txns.FAILED)
+        return txns.FAILED
     destination = quote.destination_account_id
     internal = internal_accounts.load(db, quote.platform_id, destination)
     if internal is None:
@@ -177,6 +188,7 @@ def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _
 def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
     """Debit, move to ``PROCESSING``, settle; return the quote as the caller answers it."""
     db = services.db
+    account_states.check_execution(services, quote)  # also after SCA or a just-in-time deposit
     transaction = _transaction(services, quote)
     steps = _Steps(max(transaction.updated_at, quote.updated_at))
     source = funding.ledger_source(services, quote.platform_id, quote.fields)

@@ -8,6 +8,10 @@ verification, payout scenarios and incoming payments".
 - ``1xx`` beneficiary-name verification: ``100`` (match) and ``101`` (close match) settle
   like any payout; every other ``1xx`` (no match, e.g. ``102``) fails with
   ``ACCOUNT_INVALID`` and is refunded automatically, like a returned payout.
+- The same digits on a pull source (§4: "whenever the account is a pull source or payout
+  destination"): ``003`` slow (the internal destination is credited when it completes),
+  ``099`` fails with ``QUOTE_EXECUTION_FAILED`` and a ``1xx`` no-match with
+  ``ACCOUNT_INVALID``; nothing was debited from the ledger, so no refund follows.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import logging
 import threading
 from datetime import timedelta
 
-from reference import onchain, quote_store
+from reference import internal_accounts, ledger, onchain, quote_store
 from reference import transaction_store as txns
 from reference.clock import iso, later_than, utc_now
 from reference.quote_store import Quote
@@ -30,6 +34,7 @@ NAME_MATCHES = frozenset({"100", "101"})  # 1xx outcomes that settle (our choice
 ACCOUNT_INVALID = "ACCOUNT_INVALID"
 PAYOUT_RETURNED = "PAYOUT_RETURNED"
 RETURNED = "099"
+PULL_RETURNED = "QUOTE_EXECUTION_FAILED"  # a pull source ending in 099 (our choice)
 
 _log = logging.getLogger(__name__)
 
@@ -41,6 +46,14 @@ def failure_reason(scenario: str) -> str | None:
     if len(scenario) == 3 and scenario.startswith("1") and scenario not in NAME_MATCHES:
         return ACCOUNT_INVALID  # beneficiary name does not match
     return None
+
+
+def pull_failure_reason(scenario: str) -> str | None:
+    """The failure a pull from a source with this scenario ends in, or None when the money
+    arrives: ``099`` (the pull is returned) is ``QUOTE_EXECUTION_FAILED``, a ``1xx``
+    no-match ``ACCOUNT_INVALID`` (our choices; nothing was debited, so nothing is refunded)."""
+    failure = failure_reason(scenario)
+    return PULL_RETURNED if failure == PAYOUT_RETURNED else failure
 
 
 def schedule(services: Services, quote: Quote, transaction: Transaction) -> str:
@@ -74,6 +87,7 @@ def settle_due(services: Services) -> int:
             quote = quote_store.load(db, row["platform_id"], row["quote_id"])
             if transaction is None or quote is None or transaction.status != txns.PROCESSING:
                 continue
+            _credit_internal(services, quote, transaction)  # a slow pull into an account
             transaction = onchain.settled(services, quote, transaction)
             stamp = later_than(max(transaction.updated_at, quote.updated_at))
             transaction = txns.save(db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp)
@@ -87,6 +101,15 @@ def settle_due(services: Services) -> int:
                 quote_store.set_status(db, quote, quote_store.COMPLETED, later_than(stamp))
             done += 1
     return done
+
+
+def _credit_internal(services: Services, quote: Quote, transaction: Transaction) -> None:
+    """Credit an internal destination (a slow pull lands in the customer's account)."""
+    internal = internal_accounts.load(services.db, quote.platform_id, quote.destination_account_id)
+    if internal is not None:
+        ledger.post(
+            services.db, internal.id, transaction.received_amount, ledger.CREDIT, transaction.id
+        )
 
 
 class SlowSettler:

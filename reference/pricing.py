@@ -126,13 +126,19 @@ def price(
     receiving: Currency,
     fees: Fees,
     settings: ServerSettings,
+    *,
+    pulled: bool = False,
 ) -> Price:
-    """Price a quote whose ``side`` is locked at ``amount``; PricingError if it cannot."""
+    """Price a quote whose ``side`` is locked at ``amount``; PricingError if it cannot.
+    ``pulled``: the source is an external account (only the `pull-fee-on-receiving-side`
+    fault reads it)."""
     rate = exchange_rate(sending.code, receiving.code, settings)
     # receiving smallest units per sending smallest unit
     k = Fraction(rate) * Fraction(10) ** (receiving.decimals - sending.decimals)
     f = Fraction(fees.variable_rate)
-    on_receiving = settings.has_fault("fee-on-receiving-side")
+    on_receiving = settings.has_fault("fee-on-receiving-side") or (
+        pulled and settings.has_fault("pull-fee-on-receiving-side")
+    )
     if side == SENDING:
         total_sending = amount
         platform = fees.platform_fee(total_sending)

@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference import agreements, currencies, customer_store, external_accounts, limits, rates
+from reference import (
+    account_states,
+    agreements,
+    currencies,
+    customer_store,
+    external_accounts,
+    limits,
+    rates,
+)
 from reference.config_store import load_config
 from reference.currencies import Currency
 from reference.errors import ApiError
@@ -196,14 +204,18 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     if source is not None:
         if body.get("platformFeeOverride") is not None and source.currency != "USD":
             problems.add("platformFeeOverride", "USD_SOURCE_ONLY", "USD source currency only")
-        if not _usable(source, customer):
+        sends = account_states.sends(services.settings, source.status)
+        if not (_usable(source, customer) or sends):
             problems.add("source.accountId", "ACCOUNT_NOT_ACTIVE", f"is {source.status}")
     if source is not None and destination is not None:
         if destination.id == source.id:
             problems.add("destination.accountId", "SAME_ACCOUNT", "must differ from the source")
         elif destination.customer_id != source.customer_id:
             problems.add("destination.accountId", "OTHER_CUSTOMER", "must be the source's owner's")
-        elif not _usable(destination, customer):
+        elif not (
+            _usable(destination, customer)
+            or account_states.receives(services.settings, destination.status)
+        ):
             problems.add("destination.accountId", "ACCOUNT_NOT_ACTIVE", f"is {destination.status}")
         if not (rates.has_rate(source.currency) and rates.has_rate(destination.currency)):
             problems.add("destination.accountId", "NO_RATE", "no rate for this currency pair")
@@ -215,7 +227,8 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     fee_configs = load_config(services.db, platform_id).fee_configs
     fees = fee_schedule(sending.code, receiving.code, fee_configs, override)
     try:
-        priced = price(side, amount, sending, receiving, fees, services.settings)
+        pulled = isinstance(source, external_accounts.ExternalAccount)
+        priced = price(side, amount, sending, receiving, fees, services.settings, pulled=pulled)
     except PricingError as exc:
         problems.add("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
         problems.raise_if_any()

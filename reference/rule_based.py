@@ -27,7 +27,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference import customer_store, internal_accounts, ledger
+from reference import account_states, customer_store, internal_accounts, ledger
 from reference.db import Database, to_json
 from reference.errors import ApiError
 from reference.field_checks import text
@@ -203,6 +203,9 @@ def sweep(services: Services, account: InternalAccount, amount: int) -> None:
     )
     if row is None:
         return
+    destination = internal_accounts.load(db, account.platform_id, row["destination_id"])
+    if destination is None or not account_states.receives(services.settings, destination.status):
+        return  # the destination is frozen, closed or failed: the money stays here
     ledger.post(db, account.id, -amount, SWEEP)
     ledger.post(db, row["destination_id"], amount, SWEEP)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference import currencies, internal_accounts, ledger
+from reference import account_states, currencies, internal_accounts, ledger
 from reference import transaction_store as txns
 from reference.accounts_api import MAX_FUNDING
 from reference.clock import iso, utc_now
@@ -79,7 +79,8 @@ def incoming_payment(request: ApiRequest) -> Response:
         account = internal_accounts.load(db, request.platform.id, str(account_id))
         if account is None:
             raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        if not account.is_active or account.customer_id is None:
+        receives = account_states.receives(services.settings, account.status)
+        if not receives or account.customer_id is None:
             raise ApiError(
                 409, "ACCOUNT_CANNOT_RECEIVE", f"{account.id} cannot receive a UMA payment"
             )

@@ -42,10 +42,6 @@ COMPLETE_AREAS = frozenset(
 # slices start (SCA, rule-based accounts, UMA, limits), listed so the gap stays visible.
 _NO_HOOK = "needs an adapter hook no slice defines yet"
 LATER = {
-    # internal accounts
-    "INTERNAL-ACCOUNT-PENDING-TO-FAILED": _NO_HOOK + " (a provisioning failure)",
-    "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED": _NO_HOOK + " (a customer closing an account)",
-    "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN": _NO_HOOK + " (a compliance or fraud signal)",
     # triggers the interface hides and no adapter hook offers yet
     # strong customer authentication
 }

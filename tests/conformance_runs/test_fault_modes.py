@@ -225,6 +225,13 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "transitions",
         ["test_a_failed_ownership_verification_makes_the_account_unverified"],
     ),
+    "ownership-event-stale-status": (
+        "transitions",
+        [
+            "test_successful_ownership_verification_makes_the_account_active",
+            "test_a_failed_ownership_verification_makes_the_account_unverified",
+        ],
+    ),
     "incoming-refund-event-missing": (
         "transitions",
         ["test_a_returned_incoming_deposit_is_refunded_with_its_events"],
@@ -269,6 +276,14 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "transitions",
         ["test_digits_at_the_end_of_the_username_part_select_the_scenario"],
     ),
+    "pull-source-scenario-ignored": (
+        "transitions",
+        ["test_a_pull_sources_suffix_selects_its_scenario"],
+    ),
+    "pull-fee-on-receiving-side": (
+        "endpoints",
+        ["test_generated_quotes_follow_the_fee_and_rate_arithmetic"],
+    ),
     "uma-incoming-no-transaction": (
         "transitions",
         ["test_an_incoming_uma_payment_creates_an_incoming_transaction"],
@@ -280,6 +295,19 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
     "transfer-out-gone": (
         "versioning",
         ["test_transfer_out_and_transfer_in_still_move_money"],
+    ),
+    # internal-account states
+    "frozen-account-sends": (
+        "transitions",
+        ["test_a_frozen_account_reads_frozen_and_its_payments_are_blocked"],
+    ),
+    "closed-account-receives": (
+        "transitions",
+        ["test_a_closed_account_reads_closed_and_neither_sends_nor_receives"],
+    ),
+    "provisioning-failure-active": (
+        "transitions",
+        ["test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing"],
     ),
     "sca-challenge-skipped": (
         "transitions",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.quote_shapes import UNSUPPORTED_ADVISORY
+
 from .runner import conformance_run
 
 MODES = {
@@ -22,6 +24,8 @@ def test_the_suite_passes_the_reference(tmp_path, mode):
     assert totals["failed"] == 0 and totals["errors"] == 0, result.summary["failures"]
     assert totals["skipped"] == 0, "every setting is known for the embedded sandbox"
     assert totals["passed"] > 0
+    refused = [a for a in result.summary["advisories"] if UNSUPPORTED_ADVISORY in a["message"]]
+    assert not refused, "the reference prices every quote shape the suite generates"
     for name in ("junit.xml", "summary.json", "summary.md"):
         assert (tmp_path / name).is_file()
     assert any((tmp_path / "allure-results").iterdir())

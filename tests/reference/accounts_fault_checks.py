@@ -128,6 +128,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert _prove(client, _pending(client), "!").json()["status"] == "ACTIVE"
 
 
+@check("ownership-event-stale-status")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        account = _pending(client)
+        assert _prove(client, account, "").json()["status"] == "ACTIVE"
+        mine = account["id"].encode()
+        events = receiver.wait_for(lambda ds: any(mine in d.body for d in ds))
+        shown = [d.json()["data"] for d in events if mine in d.body]
+        assert [data["status"] for data in shown] == ["PENDING_OWNERSHIP_VERIFICATION"]
+
+
 @check("incoming-refund-event-missing")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:

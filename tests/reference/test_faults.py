@@ -45,6 +45,7 @@ from .money_helpers import (
     transaction,
     wait_past,
 )
+from .pull_fault_checks import PULL_CHECKS
 from .reference_helpers import (
     Delivery,
     RunningSandbox,
@@ -56,6 +57,7 @@ from .reference_helpers import (
     with_webhook_id,
 )
 from .sca_fault_checks import SCA_CHECKS, SCA_FLAGS
+from .states_fault_checks import STATE_CHECKS
 from .transfers_fault_checks import TRANSFER_CHECKS
 
 Check = Callable[[RunningSandbox, WebhookReceiver], None]
@@ -64,6 +66,8 @@ CHECKS.update(LIMIT_CHECKS)  # limits, refused rates, holds, money resource shap
 CHECKS.update(ACCOUNTS_CHECKS)  # rule-based, ownership, payout scenarios, incoming
 CHECKS.update(SCA_CHECKS)  # strong customer authentication
 CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
+CHECKS.update(STATE_CHECKS)  # internal-account states: frozen, closed, failed
+CHECKS.update(PULL_CHECKS)  # pull-source scenarios and fee arithmetic
 
 
 def check(name: str) -> Callable[[Check], Check]:

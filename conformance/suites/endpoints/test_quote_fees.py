@@ -1,10 +1,13 @@
 """§4 Quotes and transactions, rules 1, 3 and 4 — the fee and rate arithmetic of quotes.
 
 Generated quote requests (either side locked, same and cross currency among the currencies
-the platform supports, from a funded internal account to an external account) must come
-back with amounts that satisfy rule 1 (same currency: rate 1) and rule 3 (fees come off the
-sending amount, the variable fee is assessed on it, the net is converted at the quoted
-rate). The checks and their rounding tolerance are in ``conformance.quote_arithmetic``.
+the platform supports, from every source shape — an internal account, a pullable external
+account, ``REALTIME_FUNDING`` — to every destination shape — an external bank account or
+wallet, another internal account of the customer, a UMA address) must come back with
+amounts that satisfy rule 1 (same currency: rate 1) and rule 3 (fees come off the sending
+amount, the variable fee is assessed on it, the net is converted at the quoted rate). The
+checks and their rounding tolerance are in ``conformance.quote_arithmetic``; the shapes,
+and which of them the target prices, in ``conformance.quote_shapes``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from conformance import quote_shapes
 from conformance.failures import check, fail
 from conformance.money import amount_of
 from conformance.quote_arithmetic import discrepancies
@@ -28,16 +32,59 @@ def wallet(money):
         return money.wallet(money.currencies())
 
 
-@pytest.fixture(params=["same-currency", "cross-currency"])
-def corridors(request, wallet):
-    same = request.param == "same-currency"
-    chosen = [c for c in wallet.corridors() if c.same_currency == same]
+def _cross_currency_or_skip(chosen):
     if not chosen:
         pytest.skip(
             "the platform supports one currency of USD and EUR only, so no cross-currency "
             "corridor exists"
         )
     return chosen
+
+
+@pytest.fixture(params=["same-currency", "cross-currency"])
+def corridors(request, wallet):
+    same = request.param == "same-currency"
+    return _cross_currency_or_skip([c for c in wallet.corridors() if c.same_currency == same])
+
+
+@pytest.fixture(scope="module")
+def payee(money, wallet, transfers):
+    """The customer's external wallet, if the target registers one."""
+    return quote_shapes.wallet_payee(money, transfers, wallet.customer_id)
+
+
+@pytest.fixture(params=["same-currency", "cross-currency"])
+def routes(request, money, wallet, payee, transfers, config_lock, advisory):
+    """Every shape of source and destination, in the currency relation of the param."""
+    if payee.refusal:
+        advisory(payee.refusal)
+    payees = [payee.endpoint] if payee.endpoint else []
+    every = quote_shapes.routes(money, wallet, transfers.uma_address(), payees)
+    same = request.param == "same-currency"
+    return _cross_currency_or_skip([r for r in every if r.same_currency == same])
+
+
+def _follows_the_arithmetic(route, body, response):
+    check(
+        response.status == 201,
+        CLAUSE,
+        f"POST /quotes with a valid {route} request answers 201 with the Quote",
+        expected=201,
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    found = discrepancies(body, response.json)
+    if found:
+        first = found[0]
+        fail(
+            first.clause,
+            first.statement,
+            expected=first.expected,
+            observed=first.observed,
+            hint=f"{first.requirement} ({route}); {len(found)} rule(s) broken: "
+            + ", ".join(d.requirement for d in found),
+            exchange=response.exchange,
+        )
 
 
 @pytest.mark.requirement(
@@ -49,31 +96,17 @@ def corridors(request, wallet):
     "FEES-VARIABLE-RECEIVING-LOCKED",
     "FEES-CROSS-CURRENCY-ORDER",
 )
-def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, corridors, config_lock):
-    @given(request=quote_requests(corridors))
+def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, routes, advisory):
+    shapes = quote_shapes.probe(money, routes)
+    for note in shapes.unsupported:
+        advisory(note)
+    for answer in shapes.answers:  # one per pair of shapes, every run
+        _follows_the_arithmetic(answer.route, answer.body, answer.response)
+
+    @given(request=quote_requests(shapes.routes))
     def priced(request):
-        corridor, body = request
-        response = money.create_quote(body)
-        check(
-            response.status == 201,
-            CLAUSE,
-            f"POST /quotes with a valid {corridor} request answers 201 with the Quote",
-            expected=201,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
-        )
-        found = discrepancies(body, response.json)
-        if found:
-            first = found[0]
-            fail(
-                first.clause,
-                first.statement,
-                expected=first.expected,
-                observed=first.observed,
-                hint=f"{first.requirement}; {len(found)} rule(s) broken: "
-                + ", ".join(d.requirement for d in found),
-                exchange=response.exchange,
-            )
+        route, body = request
+        _follows_the_arithmetic(route, body, money.create_quote(body))
 
     priced()
 

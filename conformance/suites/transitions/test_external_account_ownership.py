@@ -4,7 +4,9 @@ a failed attempt, and each change fires ``EXTERNAL_ACCOUNT.STATUS_UPDATED``.
 
 Which accounts need verification and the proofs come from the adapter (not shown). The
 thresholds are not published: a payout of 100.00 in the account's currency is taken as
-below them (a refusal is an advisory, not a failure).
+below them (a refusal is an advisory, not a failure). The event's payload is not shown: an
+event delivered after the verify call that names or mentions the account counts, and its
+status is held to the change only where it can be read (else an advisory).
 """
 
 from __future__ import annotations
@@ -12,12 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.failures import check
-from conformance.ownership import (
-    EVENT,
-    OWNERSHIP_PROOF_HOOK,
-    PENDING_NUMBER_HOOK,
-    event_status,
-)
+from conformance.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, check_new_status
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),
@@ -72,9 +69,10 @@ def test_an_account_pending_ownership_verification_receives_a_small_payout(
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-VERIFIED-ACTIVE")
 @pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
 def test_successful_ownership_verification_makes_the_account_active(
-    ownership, wallet, resource_events
+    ownership, wallet, resource_events, advisory
 ):
     account = ownership.pending_account(wallet.customer_id)
+    after = resource_events.mark()
     status = ownership.verified(ownership.prove(account, valid=True), valid=True)
     check(
         status in ("ACTIVE", None),
@@ -83,22 +81,18 @@ def test_successful_ownership_verification_makes_the_account_active(
         expected="ACTIVE",
         observed=status,
     )
-    events = ownership.status_events(resource_events, account, "successful verification")
-    check(
-        [event_status(e) for e in events] == ["ACTIVE"],
-        CLAUSE,
-        f"successful ownership verification fires one {EVENT} carrying the account ACTIVE",
-        expected=["ACTIVE"],
-        observed=[e.summary() + f" status={event_status(e)}" for e in events],
-    )
+    why = "successful ownership verification"
+    events = ownership.status_events(resource_events, account, why, after=after)
+    check_new_status(events, "ACTIVE", why, advisory)
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-FAILED-UNVERIFIED")
 @pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
 def test_a_failed_ownership_verification_makes_the_account_unverified(
-    ownership, wallet, resource_events
+    ownership, wallet, resource_events, advisory
 ):
     account = ownership.pending_account(wallet.customer_id)
+    after = resource_events.mark()
     status = ownership.verified(ownership.prove(account, valid=False), valid=False)
     check(
         status in ("UNVERIFIED", None),
@@ -107,12 +101,6 @@ def test_a_failed_ownership_verification_makes_the_account_unverified(
         expected="UNVERIFIED",
         observed=status,
     )
-    events = ownership.status_events(resource_events, account, "a failed verification attempt")
-    check(
-        [event_status(e) for e in events] == ["UNVERIFIED"],
-        CLAUSE,
-        f"a failed ownership-verification attempt fires one {EVENT} carrying the account "
-        "UNVERIFIED",
-        expected=["UNVERIFIED"],
-        observed=[e.summary() + f" status={event_status(e)}" for e in events],
-    )
+    why = "a failed ownership-verification attempt"
+    events = ownership.status_events(resource_events, account, why, after=after)
+    check_new_status(events, "UNVERIFIED", why, advisory)

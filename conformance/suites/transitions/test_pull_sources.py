@@ -3,8 +3,11 @@ executed like a prefunded one: with ``immediatelyExecute`` the quote is returned
 ``COMPLETED``; through ``execute`` it is ``PROCESSING`` with its ``transactionId``. The
 pulled money reaches the customer's internal account.
 
+The identifier's last digits select the scenario of a pull source as of a payout destination
+(§4 Sandbox behaviours): the adapter's failing identifier fails the pull, ``005`` times out.
+
 Which external accounts have direct pull is not shown: a target that refuses a US bank
-account as a source makes the test skip.
+account as a source makes the tests skip.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from conformance.quote_bodies import quote_body
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
 CLAUSE = "§3 Quote and transaction"
+SANDBOX_CLAUSE = "§4 Sandbox behaviours"
 AMOUNT = 15_000
 
 
@@ -67,4 +71,84 @@ def test_a_pull_source_executes_like_a_prefunded_one(money, config_lock, advisor
         "the money pulled from the external source reaches the internal destination",
         expected=expected,
         observed=credited,
+    )
+
+
+def _pull(money, customer_id, destination, source):
+    """Quote and execute a pull from ``source`` into ``destination``; skips when the
+    target refuses the external account as a pull source."""
+    response = money.create_quote(quote_body(source["id"], destination, amount=AMOUNT))
+    if response.status == 400:
+        pytest.skip(
+            "the target refused a US bank account as a pull source (which external accounts "
+            f"have direct pull is not shown): {response.content[:200]!r}"
+        )
+    check(
+        response.status in (200, 201),
+        "§4 Quotes and transactions",
+        "POST /quotes from a pullable external account to an internal account creates the Quote",
+        expected=201,
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    return money.execute_ok(response.json["id"])
+
+
+def _final(transaction):
+    return transaction.get("status") in ("COMPLETED", "FAILED")
+
+
+@pytest.mark.requirement(
+    "SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON"
+)
+def test_a_pull_sources_suffix_selects_its_scenario(money, config_lock):
+    """§4 Sandbox behaviours: the last digits select the scenario "whenever the account is a
+    pull source or payout destination". A pull from the adapter's failing identifier fails
+    with a failureReason and moves no money; a pull from one ending in 005 does not settle
+    at once, while an ordinary pull next to it does."""
+    customer = money.approved_customer(("USD",))
+    customer_id = customer["id"]
+    destination = money.active_account(customer_id, "USD")["id"]
+    failing = _pull(money, customer_id, destination, money.failing_external_account(customer_id))
+    failed = money.wait_for_transaction(
+        customer_id,
+        failing["transactionId"],
+        _final,
+        why="in the sandbox every transfer settles at once, in success or failure (§4 Sandbox "
+        "behaviours): a pull from the failing identifier ends COMPLETED or FAILED",
+    )
+    check(
+        failed.get("status") == "FAILED" and bool(failed.get("failureReason")),
+        SANDBOX_CLAUSE,
+        "a pull source's identifier selects its scenario as a payout destination's does: a "
+        "pull from the identifier whose payouts fail fails, with a failureReason",
+        expected="FAILED with failureReason",
+        observed={k: failed.get(k) for k in ("status", "failureReason")},
+    )
+    balances = money.account_balances(customer_id, destination)
+    check(
+        (balances.available, balances.total) == (0, 0),
+        SANDBOX_CLAUSE,
+        "a failed pull moves no money: the internal destination is not credited",
+        expected={"available": 0, "total": 0},
+        observed={"available": balances.available, "total": balances.total},
+    )
+    timeout = money.external_account(customer_id, suffix="005")
+    stuck = _pull(money, customer_id, destination, timeout)
+    ordinary = _pull(money, customer_id, destination, money.external_account(customer_id))
+    money.wait_for_transaction(
+        customer_id,
+        ordinary["transactionId"],
+        _final,
+        why="in the sandbox every transfer settles at once (§4 Sandbox behaviours): an ordinary "
+        "pull ends COMPLETED or FAILED",
+    )
+    status = (money.transaction(customer_id, stuck["transactionId"]) or {}).get("status")
+    check(
+        status not in ("COMPLETED", "FAILED"),
+        SANDBOX_CLAUSE,
+        "a pull source whose identifier ends in 005 gives a timeout: the transfer does not "
+        "settle at once (an ordinary pull made after it has settled)",
+        expected="not yet COMPLETED or FAILED",
+        observed=status,
     )
