@@ -63,6 +63,25 @@ def receives(settings: ServerSettings, status: str) -> bool:
     return status == ACTIVE
 
 
+def receiving_account(
+    services: Services, platform_id: str, account_id: str
+) -> internal_accounts.InternalAccount:
+    """The internal account a deposit credits: 404 when unknown, ``409
+    ACCOUNT_CANNOT_RECEIVE`` unless its status lets it receive (§3 Internal account). Call
+    inside the crediting DB transaction."""
+    account = internal_accounts.load(services.db, platform_id, account_id)
+    if account is None:
+        raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
+    if not receives(services.settings, account.status):
+        raise ApiError(
+            409,
+            "ACCOUNT_CANNOT_RECEIVE",
+            f"{account.id} is {account.status}; only ACTIVE accounts can receive"
+            " (§3 Internal account)",
+        )
+    return account
+
+
 def check_execution(services: Services, quote: Quote) -> None:
     """``409 ACCOUNT_NOT_ACTIVE`` when the quote's internal source can no longer send or its
     internal destination can no longer receive (a state changed after quoting). Call inside

@@ -10,11 +10,12 @@ triggers its sweep (``rule_based.sweep``) in the same DB transaction.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import JSONResponse, Response
 
 from reference import account_states, internal_accounts, ledger, rule_based, shape_faults
 from reference.customer_store import load_or_404
-from reference.errors import ApiError
 from reference.routing import ApiRequest, Operation, api_route
 from reference.validation import Problems
 
@@ -37,28 +38,29 @@ def list_internal_accounts(request: ApiRequest) -> Response:
     return JSONResponse({"data": data})
 
 
+def read_amount(body: dict[str, Any], problems: Problems | None = None) -> int:
+    """The body's ``amount`` of a sandbox deposit: an integer from 1 to ``MAX_FUNDING``.
+
+    With ``problems`` the caller collects further field errors and raises them together;
+    without, any error is raised here."""
+    collected = problems if problems is not None else Problems()
+    amount = collected.required(body, "amount", "")
+    if amount is not None:
+        amount = collected.integer("amount", amount, minimum=1, maximum=MAX_FUNDING)
+    if problems is None:
+        collected.raise_if_any()
+    return amount if isinstance(amount, int) else 0
+
+
 def fund_internal_account(request: ApiRequest) -> Response:
     """``POST /sandbox/internal-accounts/{accountId}/fund {amount}`` → the credited
     InternalAccount."""
-    db = request.services.db
-    problems = Problems()
-    amount = problems.required(request.body, "amount", "")
-    if amount is not None:
-        amount = problems.integer("amount", amount, minimum=1, maximum=MAX_FUNDING)
-    problems.raise_if_any()
-    assert isinstance(amount, int)
+    services = request.services
+    db = services.db
+    amount = read_amount(request.body)
     account_id = request.path_params["accountId"]
     with db.transaction():
-        account = internal_accounts.load(db, request.platform.id, account_id)
-        if account is None:
-            raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        if not account_states.receives(request.services.settings, account.status):
-            raise ApiError(
-                409,
-                "ACCOUNT_CANNOT_RECEIVE",
-                f"{account.id} is {account.status}; only ACTIVE accounts can receive"
-                " (§3 Internal account)",
-            )
+        account = account_states.receiving_account(services, request.platform.id, account_id)
         ledger.post(db, account.id, amount, ledger.FUNDING)
         rule_based.sweep(request.services, account, amount)  # a rule-based account sweeps
         body = internal_accounts.render(db, account)

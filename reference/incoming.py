@@ -25,13 +25,11 @@ from starlette.responses import JSONResponse, Response
 
 from reference import account_states, currencies, internal_accounts, ledger
 from reference import transaction_store as txns
-from reference.accounts_api import MAX_FUNDING
+from reference.accounts_api import read_amount
 from reference.clock import iso, later_than, utc_now
-from reference.errors import ApiError
 from reference.routing import ApiRequest, Operation, api_route
 from reference.services import Services
 from reference.transaction_store import Transaction
-from reference.validation import Problems
 
 INCOMING = "INCOMING"
 CREDIT = "CREDIT"
@@ -51,21 +49,27 @@ def _announce(services: Services, transaction: Transaction, step: str) -> None:
     )
 
 
-def _deposit(
-    services: Services, account: internal_accounts.InternalAccount, amount: int
+def completed_incoming(
+    account: internal_accounts.InternalAccount,
+    amount: int,
+    description: str,
+    source: dict[str, Any] | None = None,
 ) -> Transaction:
+    """A ``COMPLETED`` ``INCOMING`` / ``CREDIT`` transaction of ``amount`` into ``account``
+    (in its currency), not yet stored; ``source`` names the sender when known."""
     now = iso(utc_now())
     money = {"amount": amount, "currency": currencies.CURRENCIES[account.currency].as_json()}
     fields: dict[str, Any] = {
         "type": INCOMING,
         "direction": CREDIT,
         "customerId": account.customer_id,
+        **({"source": source} if source is not None else {}),
         "destination": {"destinationType": "ACCOUNT", "accountId": account.id},
         "sentAmount": money,
         "receivedAmount": money,
-        "description": "sandbox deposit, returned to its sender",
+        "description": description,
     }
-    transaction = Transaction(
+    return Transaction(
         id=f"Transaction:{uuid.uuid4()}",
         platform_id=account.platform_id,
         customer_id=account.customer_id,
@@ -78,6 +82,12 @@ def _deposit(
         created_at=now,
         updated_at=now,
     )
+
+
+def _deposit(
+    services: Services, account: internal_accounts.InternalAccount, amount: int
+) -> Transaction:
+    transaction = completed_incoming(account, amount, "sandbox deposit, returned to its sender")
     txns.insert(services.db, transaction)
     ledger.post(services.db, account.id, amount, DEPOSIT, transaction.id)
     return transaction
@@ -101,24 +111,10 @@ def returned_deposit(request: ApiRequest) -> Response:
     """``POST /sandbox/internal-accounts/{accountId}/returned-deposit {amount}`` → the
     incoming Transaction, its refund completed."""
     services = request.services
-    db = services.db
-    problems = Problems()
-    amount = problems.required(request.body, "amount", "")
-    if amount is not None:
-        amount = problems.integer("amount", amount, minimum=1, maximum=MAX_FUNDING)
-    problems.raise_if_any()
-    assert isinstance(amount, int)
+    amount = read_amount(request.body)
     account_id = request.path_params["accountId"]
-    with db.transaction():
-        account = internal_accounts.load(db, request.platform.id, account_id)
-        if account is None:
-            raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        if not account_states.receives(services.settings, account.status):
-            raise ApiError(
-                409,
-                "ACCOUNT_CANNOT_RECEIVE",
-                f"{account.id} is {account.status}; only ACTIVE accounts can receive",
-            )
+    with services.db.transaction():
+        account = account_states.receiving_account(services, request.platform.id, account_id)
         transaction = _return(services, _deposit(services, account, amount), account.id)
     return JSONResponse(txns.render(transaction))
 

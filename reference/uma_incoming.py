@@ -10,54 +10,20 @@ Transaction (``201``).
 
 from __future__ import annotations
 
-import uuid
-from typing import Any
-
 from starlette.responses import JSONResponse, Response
 
-from reference import account_states, currencies, internal_accounts, ledger
+from reference import account_states, ledger
 from reference import transaction_store as txns
-from reference.accounts_api import MAX_FUNDING
-from reference.clock import iso, utc_now
+from reference.accounts_api import read_amount
 from reference.errors import ApiError
 from reference.field_checks import text
+from reference.incoming import completed_incoming
 from reference.routing import ApiRequest, Operation, api_route
-from reference.transaction_store import Transaction
 from reference.uma import ADDRESS_FIELD, UMA_ADDRESS
 from reference.validation import Problems
 
 UMA_DEPOSIT = "UMA_INCOMING"  # ledger kind
 DEFAULT_SENDER = "$sender@vasp.sandbox.example"
-
-
-def _transaction(
-    account: internal_accounts.InternalAccount, amount: int, sender: str
-) -> Transaction:
-    now = iso(utc_now())
-    money = {"amount": amount, "currency": currencies.CURRENCIES[account.currency].as_json()}
-    fields: dict[str, Any] = {
-        "type": "INCOMING",
-        "direction": "CREDIT",
-        "customerId": account.customer_id,
-        "source": {"sourceType": UMA_ADDRESS, ADDRESS_FIELD: sender},
-        "destination": {"destinationType": "ACCOUNT", "accountId": account.id},
-        "sentAmount": money,
-        "receivedAmount": money,
-        "description": f"UMA payment from {sender}",
-    }
-    return Transaction(
-        id=f"Transaction:{uuid.uuid4()}",
-        platform_id=account.platform_id,
-        customer_id=account.customer_id,
-        quote_id="",
-        fields=fields,
-        status=txns.COMPLETED,
-        failure_reason=None,
-        refund=None,
-        settled_at=now,
-        created_at=now,
-        updated_at=now,
-    )
 
 
 def incoming_payment(request: ApiRequest) -> Response:
@@ -68,23 +34,18 @@ def incoming_payment(request: ApiRequest) -> Response:
     account_id = problems.required(request.body, "accountId", "")
     if account_id is not None:
         account_id = text(problems, "accountId", account_id)
-    amount = problems.required(request.body, "amount", "")
-    if amount is not None:
-        amount = problems.integer("amount", amount, minimum=1, maximum=MAX_FUNDING)
+    amount = read_amount(request.body, problems)
     sender = request.body.get("senderUmaAddress", DEFAULT_SENDER)
     problems.string("senderUmaAddress", sender)
     problems.raise_if_any()
-    assert isinstance(amount, int)
     with db.transaction():
-        account = internal_accounts.load(db, request.platform.id, str(account_id))
-        if account is None:
-            raise ApiError(404, "NOT_FOUND", f"no internal account {account_id}")
-        receives = account_states.receives(services.settings, account.status)
-        if not receives or account.customer_id is None:
+        account = account_states.receiving_account(services, request.platform.id, str(account_id))
+        if account.customer_id is None:
             raise ApiError(
-                409, "ACCOUNT_CANNOT_RECEIVE", f"{account.id} cannot receive a UMA payment"
+                409, "ACCOUNT_CANNOT_RECEIVE", f"{account.id} is the platform's own account"
             )
-        transaction = _transaction(account, amount, str(sender))
+        source = {"sourceType": UMA_ADDRESS, ADDRESS_FIELD: str(sender)}
+        transaction = completed_incoming(account, amount, f"UMA payment from {sender}", source)
         if services.settings.has_fault("uma-incoming-no-transaction"):
             ledger.post(db, account.id, amount, UMA_DEPOSIT)  # credited, but no transaction
         else:
