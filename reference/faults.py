@@ -290,8 +290,8 @@ FAULTS: Mapping[str, str] = MappingProxyType(
         "sca-wrong-code-accepted": (
             "any code authorizes an SCA challenge (§3 Quote and transaction: valid proof)"
         ),
-        "sca-session-not-required": (
-            "quote authorization without an SCA session is accepted"
+        "sca-session-refusal-403": (
+            "quote authorization without an SCA session is refused with 403 FORBIDDEN"
             " (§4 Quotes and transactions, §7 Errors: 409 SCA_SESSION_REQUIRED)"
         ),
         "sca-expiry-wrong-reason": (

@@ -321,7 +321,9 @@ def authorize(
     if _live(state.locked_until):
         raise ApiError(423, "ACCOUNT_LOCKED", f"SCA for {customer.id} is locked after wrong proofs")
     session = _live(state.session_expires_at)
-    if not session and not services.settings.has_fault("sca-session-not-required"):
+    if not session:
+        if services.settings.has_fault("sca-session-refusal-403"):
+            raise ApiError(403, "FORBIDDEN", f"{customer.id} has no SCA session")
         raise ApiError(
             409,
             "SCA_SESSION_REQUIRED",

@@ -324,7 +324,7 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "errors",
         ["test_wrong_proofs_never_authorize_and_a_lock_answers_423"],
     ),
-    "sca-session-not-required": (
+    "sca-session-refusal-403": (
         "errors",
         ["test_authorization_without_an_sca_session_answers_409"],
     ),

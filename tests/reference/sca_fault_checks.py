@@ -62,11 +62,11 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert authorize(client, answered["id"], code="123456").status_code == 200
 
 
-@check("sca-session-not-required")
+@check("sca-session-refusal-403")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
         answered = challenged(client, eu_holder(client))
-        assert authorize(client, answered["id"]).status_code == 200
+        assert authorize(client, answered["id"]).status_code == 403
 
 
 @check("sca-expiry-wrong-reason")
