@@ -6,7 +6,7 @@ A ``REALTIME_FUNDING`` quote carries payment instructions with a reference uniqu
 quote. It is never executed by ``POST /quotes/{id}/execute`` (``409
 QUOTE_NOT_EXECUTABLE``); a payment carrying its reference executes it: the money arrives
 from outside the ledger and the quote runs the same execution as any other
-(``payments.execute_funded``), in one DB transaction.
+(``payments.release``), in one DB transaction.
 
 Two sandbox endpoints pay a quote: ``POST /sandbox/send {quoteId, currencyCode,
 currencyAmount?}`` (shown: the currency must be the source's, the amount defaults to
@@ -89,7 +89,7 @@ def _check_payment(services: Services, quote: Quote, code: str, amount: int | No
 def _receive(services: Services, quote: Quote) -> dict[str, Any]:
     """The deposit arrives (from outside the ledger) and the quote executes."""
     db = services.db
-    payments.execute_funded(services, quote)
+    payments.release(services, quote)
     transaction = txns.load(db, quote.platform_id, quote.transaction_id)
     assert transaction is not None  # created with the quote
     return txns.render(transaction)

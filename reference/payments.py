@@ -244,13 +244,8 @@ def execute_on_creation(services: Services, quote: Quote) -> Quote:
     return _carry_out(services, quote, immediate=True)
 
 
-def execute_funded(services: Services, quote: Quote) -> Quote:
-    """A just-in-time quote whose payment arrived: debit its holding account and settle
-    (call inside the DB transaction that received the payment)."""
-    return _carry_out(services, quote, immediate=False)
-
-
 def release(services: Services, quote: Quote) -> Quote:
-    """An SCA quote whose last challenge was authorized: debit and settle as execute does
-    (call inside the authorizing DB transaction)."""
+    """Carry out a quote released without the execute endpoint, as execute does: an SCA
+    quote whose last challenge was authorized, or a just-in-time quote whose payment
+    arrived. Call inside the DB transaction that released it."""
     return _carry_out(services, quote, immediate=False)
