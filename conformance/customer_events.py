@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from conformance.event_checks import (
+    EventReader,
     check_event_envelopes,
     check_event_signatures,
     names_resource,
 )
 from conformance.failures import check, fail
-from conformance.schemas import SchemaRegistry
-from conformance.sink import Delivery, SinkTimeout, SinkView, check_order, dedupe_by_event_id
+from conformance.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
 
 __all__ = ["CustomerEvents", "event_family", "event_type", "mentions"]
 
@@ -59,17 +59,8 @@ def _as_resource(delivery: Delivery, customer_id: str) -> Delivery:
     return replace(delivery, body=json.dumps(body).encode())
 
 
-class CustomerEvents:
+class CustomerEvents(EventReader):
     """Waits for and checks one test's customer events."""
-
-    def __init__(
-        self, sink: SinkView, registry: SchemaRegistry, advisory: Callable[[str], None],
-        timeout: float,
-    ) -> None:  # fmt: skip
-        self.sink = sink
-        self.registry = registry
-        self.advisory = advisory
-        self.timeout = timeout
 
     def about(self, customer_id: str) -> list[Delivery]:
         """Every ``CUSTOMER.*`` event about the customer so far, one per event id."""

@@ -4,12 +4,25 @@ how the suite tells which resource an event is about when its payload is not sho
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from conformance import contract
 from conformance.failures import check
 from conformance.schemas import SchemaRegistry
 from conformance.sink import Delivery, SinkView
+
+
+@dataclass
+class EventReader:
+    """What each event family's waiter holds: the sink's view, the schema registry, the
+    advisory recorder and how long to wait for a delivery."""
+
+    sink: SinkView
+    registry: SchemaRegistry
+    advisory: Callable[[str], None]
+    timeout: float
+
 
 __all__ = [
     "SIGNATURE_CLAUSE",

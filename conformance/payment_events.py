@@ -11,12 +11,11 @@ is not shown).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-from conformance.event_checks import check_event_envelopes, check_event_signatures
+from conformance.event_checks import EventReader, check_event_envelopes, check_event_signatures
 from conformance.failures import check, fail
-from conformance.schemas import SchemaRegistry
-from conformance.sink import Delivery, SinkTimeout, SinkView, check_order, dedupe_by_event_id
+from conformance.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
 
 __all__ = ["OUTGOING", "STATUS_EVENTS", "PaymentEvents"]
 
@@ -27,20 +26,8 @@ TRANSITION_CLAUSE = "§3 Quote and transaction"
 EVENTS_CLAUSE = "§6 Events"
 
 
-class PaymentEvents:
+class PaymentEvents(EventReader):
     """Waits for and checks one test's outgoing payment events."""
-
-    def __init__(
-        self,
-        sink: SinkView,
-        registry: SchemaRegistry,
-        advisory: Callable[[str], None],
-        timeout: float,
-    ) -> None:
-        self.sink = sink
-        self.registry = registry
-        self.advisory = advisory
-        self.timeout = timeout
 
     def about(self, transaction_id: str) -> list[Delivery]:
         """Every ``OUTGOING_PAYMENT.*`` event about the transaction, one per event id."""

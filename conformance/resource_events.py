@@ -18,10 +18,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from conformance.event_checks import check_event_envelopes, check_event_signatures
+from conformance.event_checks import EventReader, check_event_envelopes, check_event_signatures
 from conformance.failures import check, fail
-from conformance.schemas import SchemaRegistry
-from conformance.sink import Delivery, SinkTimeout, SinkView, dedupe_by_event_id
+from conformance.sink import Delivery, SinkTimeout, dedupe_by_event_id
 
 __all__ = ["Relates", "ResourceEvents"]
 
@@ -30,20 +29,8 @@ EVENTS_CLAUSE = "§6 Events"
 Relates = Callable[[Delivery], bool]  # whether a delivery is about the resource
 
 
-class ResourceEvents:
+class ResourceEvents(EventReader):
     """Waits for and checks the events of one test about one resource."""
-
-    def __init__(
-        self,
-        sink: SinkView,
-        registry: SchemaRegistry,
-        advisory: Callable[[str], None],
-        timeout: float,
-    ) -> None:
-        self.sink = sink
-        self.registry = registry
-        self.advisory = advisory
-        self.timeout = timeout
 
     def mark(self) -> int:
         """The sink's newest delivery so far: pass it as ``after`` to see only later ones."""
