@@ -29,24 +29,31 @@ pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 AMOUNT = 5_000
 
 
+def _quoted_then_changed(money, adapter, hook, status, why):
+    """Quote from a funded ACTIVE account, move the account to ``status`` through
+    ``hook``, check it reads so, then execute the earlier quote. Returns the wallet, the
+    account, the quote's destination, the balances before execute and execute's answer."""
+    wallet = money.wallet()
+    source, destination = wallet.corridor().source_id, wallet.corridor().destination_id
+    earlier = money.quote(quote_body(source, destination, amount=AMOUNT))
+    change_state(adapter, hook, source)
+    expect_status(money, wallet.customer_id, source, status, why)
+    before = {source: money.account_balances(wallet.customer_id, source)}
+    return wallet, source, destination, before, money.execute(earlier["id"])
+
+
 @pytest.mark.adapter_hook(FREEZE_HOOK)
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
 def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(money, adapter):
-    wallet = money.wallet()
-    source, destination = wallet.corridor().source_id, wallet.corridor().destination_id
-    earlier = money.quote(quote_body(source, destination, amount=AMOUNT))
-    change_state(adapter, FREEZE_HOOK, source)
-    expect_status(
+    wallet, source, destination, before, answered = _quoted_then_changed(
         money,
-        wallet.customer_id,
-        source,
+        adapter,
+        FREEZE_HOOK,
         "FROZEN",
         "an ACTIVE internal account becomes FROZEN on a compliance or fraud signal",
     )
-    before = {source: money.account_balances(wallet.customer_id, source)}
-    answered = money.execute(earlier["id"])
     expect_nothing_moved(
         money,
         wallet.customer_id,
@@ -70,19 +77,13 @@ def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(money, adapt
     "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
 def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(money, adapter):
-    wallet = money.wallet()
-    source, destination = wallet.corridor().source_id, wallet.corridor().destination_id
-    earlier = money.quote(quote_body(source, destination, amount=AMOUNT))
-    change_state(adapter, CLOSE_HOOK, source)
-    expect_status(
+    wallet, source, _, before, answered = _quoted_then_changed(
         money,
-        wallet.customer_id,
-        source,
+        adapter,
+        CLOSE_HOOK,
         "CLOSED",
         "an ACTIVE internal account whose customer initiates closing becomes CLOSED",
     )
-    before = {source: money.account_balances(wallet.customer_id, source)}
-    answered = money.execute(earlier["id"])
     expect_nothing_moved(
         money,
         wallet.customer_id,
