@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.secrets import known_secrets
+
 __all__ = ["Exchange", "Redactor", "build_curl"]
 
 REDACTED = "<redacted>"
@@ -57,7 +59,7 @@ class Redactor:
     secrets: tuple[str, ...] = ()
 
     def text(self, value: str) -> str:
-        for secret in self.secrets:
+        for secret in (*self.secrets, *known_secrets()):
             if secret:
                 value = value.replace(secret, REDACTED)
         return value
