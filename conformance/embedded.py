@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EmbeddedSandbox", "EmbeddedStartError", "start_embedded"]
+__all__ = ["EmbeddedSandbox", "EmbeddedStartError", "start_embedded", "wallet_settings"]
 
 START_TIMEOUT_S = 30.0
 
@@ -86,3 +86,25 @@ def _drain(process: subprocess.Popen[str]) -> None:
             pass
     except (ValueError, OSError):  # the pipe was closed by stop()
         return
+
+
+# start-up line keys -> profile fields (§5 embedded wallet: what the interface does not show)
+_WALLET_KEYS = ("wallet_enclave_public_key", "wallet_rp_id", "wallet_origin")
+
+
+def wallet_settings(info: dict[str, Any], profile: Any) -> dict[str, Any]:
+    """The embedded-wallet profile values from the sandbox's start-up line extras; values
+    the profile already sets win."""
+    values: dict[str, Any] = {}
+    for key in _WALLET_KEYS:
+        given = getattr(profile, key, None)
+        found = info.get(key)
+        values[key] = given or (found if isinstance(found, str) and found else None)
+    issuers = info.get("wallet_oidc_issuers")
+    if isinstance(issuers, str):
+        issuers = issuers.split(",")
+    found_issuers = tuple(str(i) for i in issuers) if isinstance(issuers, list | tuple) else ()
+    values["wallet_oidc_issuers"] = tuple(getattr(profile, "wallet_oidc_issuers", ())) or (
+        found_issuers
+    )
+    return values

@@ -164,6 +164,31 @@ EMBEDDED_ARGS = Setting(
     "embedded_args",
     "extra flags for the embedded reference sandbox (e.g. '--regulated --fault NAME')",
 )
+WALLET_ENCLAVE_KEY = Setting(
+    "--wallet-enclave-public-key",
+    "CONFORMANCE_WALLET_ENCLAVE_PUBLIC_KEY",
+    "wallet_enclave_public_key",
+    "hex P-256 public key that signs the target's embedded-wallet bundles",
+)
+WALLET_RP_ID = Setting(
+    "--wallet-rp-id",
+    "CONFORMANCE_WALLET_RP_ID",
+    "wallet_rp_id",
+    "WebAuthn relying-party id for passkey credentials",
+)
+WALLET_ORIGIN = Setting(
+    "--wallet-origin",
+    "CONFORMANCE_WALLET_ORIGIN",
+    "wallet_origin",
+    "WebAuthn origin for passkey credentials (e.g. https://wallet.example.com)",
+)
+WALLET_OIDC_ISSUERS = Setting(
+    "--wallet-oidc-issuers",
+    "CONFORMANCE_WALLET_OIDC_ISSUERS",
+    "wallet_oidc_issuers",
+    "comma-separated OIDC issuers the target supports for OAUTH credentials",
+    kind="list",
+)
 
 SETTINGS: tuple[Setting, ...] = (
     BASE_URL,
@@ -187,6 +212,10 @@ SETTINGS: tuple[Setting, ...] = (
     SINK_PUBLIC_URL,
     WEBHOOK_TIMEOUT,
     EMBEDDED_ARGS,
+    WALLET_ENCLAVE_KEY,
+    WALLET_RP_ID,
+    WALLET_ORIGIN,
+    WALLET_OIDC_ISSUERS,
 )
 
 # Profile-file tables that are not single flags.

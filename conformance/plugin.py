@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, settings
 
 from conformance import hookspecs, options
 from conformance.client import ExchangeLog, TargetClient
-from conformance.embedded import EmbeddedStartError, start_embedded
+from conformance.embedded import EmbeddedStartError, start_embedded, wallet_settings
 from conformance.evidence import Redactor
 from conformance.markers import (
     REQUESTS_PROPERTY,
@@ -188,6 +188,7 @@ def _start_embedded(state: SessionState) -> None:
         adapter=profile.adapter or info.get("adapter"),
         # and the features it has enabled, on top of any the profile declares
         features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
+        **wallet_settings(info, profile),
     )
 
 

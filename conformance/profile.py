@@ -94,6 +94,11 @@ class TargetProfile:
     embedded_args: str = ""
     field_names: Mapping[str, str] = field(default_factory=lambda: dict(FIELD_NAME_DEFAULTS))
     embedded: bool = False
+    # §5 embedded wallet: what the interface does not show (the sandbox prints them)
+    wallet_enclave_public_key: str | None = None
+    wallet_rp_id: str | None = None
+    wallet_origin: str | None = None
+    wallet_oidc_issuers: tuple[str, ...] = ()
 
     # -- derived views -------------------------------------------------------------------
 
@@ -168,6 +173,7 @@ class TargetProfile:
         """A plain dict (for xdist workers); holds secrets, never write it to a report."""
         data = asdict(self)
         data["features"] = list(self.features)
+        data["wallet_oidc_issuers"] = list(self.wallet_oidc_issuers)
         data["field_names"] = dict(self.field_names)
         return data
 
@@ -175,6 +181,7 @@ class TargetProfile:
     def from_dict(cls, data: Mapping[str, Any]) -> TargetProfile:
         values = dict(data)
         values["features"] = tuple(values.get("features", ()))
+        values["wallet_oidc_issuers"] = tuple(values.get("wallet_oidc_issuers", ()))
         return cls(**values)
 
     def describe(self) -> dict[str, Any]:
@@ -191,6 +198,10 @@ class TargetProfile:
             "webhook_public_key": self.webhook_public_key is not None,
             "adapter": self.adapter,
             "field_names": dict(self.field_names),
+            "wallet_rp_id": self.wallet_rp_id,
+            "wallet_origin": self.wallet_origin,
+            "wallet_oidc_issuers": list(self.wallet_oidc_issuers),
+            "wallet_enclave_public_key": self.wallet_enclave_public_key is not None,
         }
 
 
@@ -366,8 +377,24 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
                 "not an http(s) URL",
                 "Give the tunnel's public URL.",
             )
+    _check_wallet_key(values.get("wallet_enclave_public_key"))
     values["base_url"] = base_url
     return TargetProfile(embedded=embedded, field_names=field_names, **values)
+
+
+def _check_wallet_key(value: object) -> None:
+    """The enclave key must be hex of a P-256 point (SEC1, compressed or uncompressed)."""
+    if value is None:
+        return
+    from conformance.wallet_keys import public_key_from_hex
+
+    if public_key_from_hex(value) is None:
+        raise _usage(
+            opt.WALLET_ENCLAVE_KEY.flag,
+            str(value)[:40],
+            "not a hex-encoded P-256 public key",
+            "Give the SEC1 point in hex (04... uncompressed, or 02.../03... compressed).",
+        )
 
 
 def _read_key(value: str) -> str:
