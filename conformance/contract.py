@@ -23,6 +23,7 @@ from conformance import INTERFACE_VERSION
 
 __all__ = [
     "ENDPOINTS",
+    "WALLET_SIGNED",
     "Endpoint",
     "SchemaRef",
     "list_items",
@@ -171,6 +172,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("PATCH", "/config", _CONFIG, "platform-config", request="requests/config-patch"),
     # §4 Cards, stablecoins, agents, auth, sandbox
     Endpoint("POST", "/sca/login/complete", _SANDBOX, "sca-session"),
+    Endpoint("POST", "/auth/credentials", _SANDBOX, "wallet-credential"),
+    Endpoint("POST", "/auth/credentials/{id}/challenge", _SANDBOX, "wallet-challenge"),
+    Endpoint("POST", "/auth/credentials/{id}/verify", _SANDBOX, "wallet-verify"),
+    Endpoint("DELETE", "/auth/credentials/{id}", _SANDBOX, None),  # answer not shown
+    Endpoint("DELETE", "/auth/sessions/{id}", _SANDBOX, "wallet-session"),
+    Endpoint("POST", "/internal-accounts/{id}/export", _ACCOUNTS, None),  # export not shown
     Endpoint("POST", "/sandbox/send", _SANDBOX, "transaction", request="requests/sandbox-send"),
     Endpoint(
         "POST",
@@ -180,6 +187,22 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         request="requests/sandbox-fund",
     ),
 )
+
+
+# §5 embedded wallet items 1 and 4: these answer 202 {payloadToSign, requestId} until the
+# signed retry; a 202 follows that schema, never the endpoint's resource schema.
+WALLET_SIGNED: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("POST", "/auth/credentials"),
+        ("POST", "/auth/credentials/{id}/verify"),
+        ("DELETE", "/auth/credentials/{id}"),
+        ("DELETE", "/auth/sessions/{id}"),
+        ("POST", "/internal-accounts/{id}/export"),
+        ("PATCH", "/internal-accounts/{id}"),
+        ("POST", "/quotes/{quoteId}/execute"),
+    }
+)
+_SIGNATURE_CHALLENGE = "wallet-signature-challenge"
 
 
 def normalize_path(path: str) -> str:
@@ -233,6 +256,9 @@ def response_schema(method: str, path: str, status: int, body: object) -> Schema
     if status >= 400:
         route = endpoint.template if endpoint else normalize_path(path)
         return _error_ref(verb, route, status, body)
+    if status == 202 and endpoint is not None and (verb, endpoint.template) in WALLET_SIGNED:
+        clause = f"§5 Authentication — embedded wallet, item 4 (202 on {verb} {endpoint.template})"
+        return SchemaRef(_SIGNATURE_CHALLENGE, False, endpoint.template, clause, verb)
     if endpoint is None or endpoint.response is None or not 200 <= status < 300 or status == 204:
         return None
     return SchemaRef(endpoint.response, endpoint.is_list, endpoint.template, endpoint.clause, verb)

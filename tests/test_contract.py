@@ -345,3 +345,23 @@ def test_list_responses_validate_item_by_item() -> None:
         assert [(v.path, v.keyword) for v in problems] == (
             [("status", "enum")] if len(items) == 2 else []
         )
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "resource"),
+    [
+        ("POST", "/auth/credentials", "wallet-credential"),
+        ("POST", "/auth/credentials/Credential:1/verify", "wallet-verify"),
+        ("DELETE", "/auth/credentials/Credential:1", None),
+        ("DELETE", "/auth/sessions/Session:1", "wallet-session"),
+        ("POST", "/internal-accounts/InternalAccount:1/export", None),
+        ("PATCH", "/internal-accounts/InternalAccount:1", "internal-account"),
+        ("POST", "/quotes/Quote:1/execute", "quote"),
+    ],
+)
+def test_a_202_on_a_wallet_signed_endpoint_is_the_signature_challenge(method, path, resource):
+    ref = contract.response_schema(method, path, 202, {"payloadToSign": "x", "requestId": "r"})
+    assert ref is not None and ref.name == "wallet-signature-challenge"
+    assert ref.clause.startswith("§5 Authentication")
+    done = contract.response_schema(method, path, 200, {})
+    assert (done.name if done else None) == resource

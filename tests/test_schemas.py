@@ -377,6 +377,17 @@ VALID: dict[str, list[Any]] = {
         {"sessionExpiresAt": TS},
         {"sessionExpiresAt": TS, "customerId": rid("Customer")},
     ],
+    "wallet-credential": [
+        {"id": f"Credential:{UUID}"},
+        {"id": "c1", "type": "PASSKEY", "status": "ACTIVE", "passkey": {"signCount": 1}},
+    ],
+    "wallet-session": [{}, {"id": f"Session:{UUID}", "createdAt": TS, "expiresAt": TS}],
+    "wallet-challenge": [
+        {"otpEncryptionTargetBundle": "{}"},
+        {"challenge": "abc", "credentialId": "def", "requestId": "r1"},
+    ],
+    "wallet-verify": [{}, {"encryptedSessionSigningKey": "{}", "session": {"id": "s"}}],
+    "wallet-signature-challenge": [{"payloadToSign": "{}", "requestId": "r1", "extra": 1}],
     "kyc-link": [
         {"kycUrl": "https://kyc.example/l/1", "expiresAt": TS, "provider": "ACME"},
         {"kycUrl": "https://kyc.example/l/2", "expiresAt": TS, "provider": "ACME", "token": "t"},
@@ -517,6 +528,12 @@ COMMON_VALID: dict[str, Any] = {
 INVALID: list[tuple[str, Any, str, str]] = [
     ("sca-session", {"customerId": "x"}, "$", "required"),
     ("sca-session", {"sessionExpiresAt": "2026-01-01"}, "sessionExpiresAt", "pattern"),
+    ("wallet-credential", {"type": "EMAIL_OTP"}, "$", "required"),
+    ("wallet-credential", {"id": "c", "type": "PASSWORD"}, "type", "enum"),
+    ("wallet-challenge", {"challenge": "abc"}, "$", "anyOf"),
+    ("wallet-signature-challenge", {"payloadToSign": "x"}, "$", "required"),
+    ("wallet-signature-challenge", {"payloadToSign": 1, "requestId": "r"}, "payloadToSign", "type"),
+    ("wallet-session", {"expiresAt": "tomorrow"}, "expiresAt", "pattern"),
     ("customer", {**INDIVIDUAL, "id": f"Client:{UUID}"}, "id", "pattern"),
     ("customer", {**INDIVIDUAL, "id": rid("Quote")}, "id", "pattern"),
     ("customer", {k: v for k, v in INDIVIDUAL.items() if k != "customerType"}, "$", "required"),
