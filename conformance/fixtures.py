@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conformance.cards import Cards
 from conformance.client import TargetClient
 from conformance.customer_events import CustomerEvents
 from conformance.evidence import Redactor
@@ -25,13 +26,17 @@ from conformance.schemas import SchemaRegistry, default_registry
 from conformance.sink import SinkView
 from conformance.state import STATE_KEY, SessionState
 from conformance.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
+from conformance.wallet_flows import EmbeddedWallet
+from conformance.wallet_format import wallet_format
 
 __all__ = [
     "adapter",
     "advisory",
+    "cards",
     "client",
     "config_lock",
     "customer_events",
+    "embedded_wallet",
     "money",
     "onboarding",
     "ownership",
@@ -238,6 +243,13 @@ def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Mon
 
 
 @pytest.fixture(scope="session")
+def cards(client: TargetClient, money: Money, adapter: Adapter, profile: TargetProfile) -> Cards:
+    """Cards and their transactions through the adapter's card hooks (issuing and the
+    network simulators are not shown); tests skip when a hook is missing."""
+    return Cards(client, money, adapter.call, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
 def sca(money: Money, adapter: Adapter) -> Sca:
     """SCA customers, challenged executes, SCA logins and quote authorization; the login
     body and the proofs come from the adapter hooks ``pytest_conformance_sca_login_body``
@@ -327,3 +339,16 @@ def payment_events(
 ) -> PaymentEvents:
     """Waits for and checks OUTGOING_PAYMENT.* events in the webhook sink."""
     return PaymentEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def embedded_wallet(pytestconfig: pytest.Config, money: Money, profile: TargetProfile) -> Any:
+    """The suite's wallet client (§5 embedded wallet): customers with credentials of each
+    type, sessions, and wallet-signed operations; the encodings §5 does not show come from
+    the adapter hook ``pytest_conformance_wallet_format`` (default: the reference's)."""
+    overrides = pytestconfig.hook.pytest_conformance_wallet_format(profile=profile)
+    try:
+        chosen = wallet_format(overrides)
+    except (TypeError, ValueError) as exc:
+        pytest.fail(f"conformance adapter: {exc}", pytrace=False)
+    return EmbeddedWallet(money, profile, chosen)

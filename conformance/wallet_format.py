@@ -37,6 +37,10 @@ class WalletFormat:
     signature_encoding: str = "der-hex"
     # the sandbox's fixed OTP code (§5 item 5 states 000000)
     sandbox_otp_code: str = "000000"
+    # §2 InternalAccount: the wallet privacy flag ("exact field name of the flag: not shown")
+    privacy_field: str = "privateEnabled"
+    # where the verify answer holds the session (not shown); its id revokes it
+    session_field: str = "session"
 
     @property
     def hpke(self) -> HpkeParams:
