@@ -143,6 +143,10 @@ class Sca:
 
     # -- session and proofs (adapter hooks) --------------------------------------------------
 
+    def adapter_login_body(self, customer_id: str) -> dict[str, Any] | None:
+        """The adapter's SCA login body for the customer, or None without the hook."""
+        return self._login_body(customer_id)
+
     def login_body(self, customer_id: str) -> dict[str, Any]:
         body = self._login_body(customer_id)
         if body is None:

@@ -310,7 +310,30 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a just-in-time quote awaiting SCA authorization shows its paymentInstructions"
             " (§2 Quote: withheld until the SCA challenge is satisfied)"
         ),
+        "sca-non-sca-authorize-executes": (
+            "quote authorization for a customer outside SCA releases a PENDING quote (200);"
+            " on an executed quote it still answers 409 (§5 Authentication: SCA endpoints"
+            " return 409 for other customers)"
+        ),
         # just-in-time funding, pull sources, UMA, on-chain transfers, deprecated transfers
+        "jit-execute-starts-transfer": (
+            "execute on a just-in-time quote answers 200 PROCESSING and starts its"
+            " transaction (PROCESSING, event), the quote read back still PENDING"
+            " (§4 Quotes rule 2: never executed with the execute endpoint)"
+        ),
+        "jit-instructions-missing-non-usd": (
+            "a just-in-time quote funded in a currency other than USD is answered with an"
+            " empty paymentInstructions (§2 Quote: present for just-in-time funding)"
+        ),
+        "completed-failure-reason": (
+            "a transaction that completes keeps a failureReason (PAYOUT_RETURNED) in every"
+            " read path (§2 Transaction: failureReason is set with FAILED)"
+        ),
+        "card-status-filter-card-statuses": (
+            "GET /transactions with type=CARD and a card status (SETTLED, DECLINED, ...) answers"
+            " 200 with a list; payment statuses still answer 400 (§4, §7: status combined with"
+            " type=CARD returns 400)"
+        ),
         "jit-quote-executable": (
             "POST /quotes/{quoteId}/execute executes a just-in-time quote"
             " (§4 Quotes rule 2: never executed with the execute endpoint)"

@@ -27,6 +27,7 @@ from reference import (
     internal_accounts,
     ledger,
     limits,
+    money_faults,
     onchain,
     payout_scenarios,
     quote_store,
@@ -180,7 +181,10 @@ def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _
         ledger.post(db, internal.id, transaction.received_amount, ledger.CREDIT, transaction.id)
     transaction = onchain.settled(services, quote, transaction)  # wallet and UMA hashes
     stamp = steps.next()
-    transaction = txns.save(db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp)
+    stale = money_faults.completed_failure_reason(services.settings)
+    transaction = txns.save(
+        db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp, failure_reason=stale
+    )
     _announce(services, transaction, txns.COMPLETED)
     return txns.COMPLETED
 
@@ -219,6 +223,9 @@ def execute(services: Services, platform_id: str, quote_id: str) -> Quote:
     with db.transaction():
         sca.expire_due(services, platform_id)
         quote = _load(services, platform_id, quote_id)
+        started = money_faults.execute_just_in_time(services, quote)
+        if started is not None:  # `jit-execute-starts-transfer`
+            return started
         released = sca.on_repeat_execute(services, quote)  # 409 while awaiting authorization
         if released is not None:
             return _carry_out(services, released, immediate=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import payments, quote_store, sca, shape_faults
+from reference import money_faults, payments, quote_store, sca, shape_faults
 from reference.errors import ApiError
 from reference.quote_validation import validate
 from reference.routing import ApiRequest, Operation, api_route
@@ -27,6 +27,7 @@ def create_quote(request: ApiRequest) -> Response:
         if valid.immediately:
             quote = payments.execute_on_creation(services, quote)
     body = shape_faults.quote(services.settings, quote_store.render(quote))
+    body = money_faults.quote_answer(services.settings, body)
     return JSONResponse(body, status_code=201)
 
 
@@ -40,7 +41,9 @@ def get_quote(request: ApiRequest) -> Response:
         quote = quote_store.load(db, request.platform.id, quote_id)
     if quote is None:
         raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
-    return JSONResponse(quote_store.render(quote))
+    return JSONResponse(
+        money_faults.quote_answer(request.services.settings, quote_store.render(quote))
+    )
 
 
 def execute_quote(request: ApiRequest) -> Response:

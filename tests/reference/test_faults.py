@@ -45,6 +45,7 @@ from .money_helpers import (
     transaction,
     wait_past,
 )
+from .money_rule_fault_checks import MONEY_RULE_CHECKS
 from .pull_fault_checks import PULL_CHECKS
 from .reference_helpers import (
     Delivery,
@@ -68,6 +69,7 @@ CHECKS.update(SCA_CHECKS)  # strong customer authentication
 CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
 CHECKS.update(STATE_CHECKS)  # internal-account states: frozen, closed, failed
 CHECKS.update(PULL_CHECKS)  # pull-source scenarios and fee arithmetic
+CHECKS.update(MONEY_RULE_CHECKS)  # money rules broken on one path only
 
 
 def check(name: str) -> Callable[[Check], Check]:

@@ -2,8 +2,8 @@
 an executed quote: one that completes and one whose payout fails (adapter).
 
 The client checks each listed transaction against the Transaction schema (amount objects,
-a failureReason with FAILED, no removed reason); these tests check that the transaction
-describes the quote it carries.
+a failureReason with FAILED and none with COMPLETED, no removed reason); these tests check
+that the transaction describes the quote it carries.
 """
 
 from __future__ import annotations
@@ -35,9 +35,17 @@ def paid(money):
     "TRANSACTION-STATUS-VALUES",
     "TRANSACTION-OUTGOING-DIRECTION",
     "TRANSACTION-REFERENCE-FIELDS",
+    "TRANSACTION-FAILURE-REASON-ONLY-FAILED",
 )
 def test_a_transaction_names_its_customer_quote_and_kind(paid):
     customer, quote, transaction = paid
+    check(
+        transaction.get("failureReason") is None,
+        CLAUSE,
+        "failureReason is set with FAILED: a COMPLETED transaction carries none",
+        expected=None,
+        observed={k: transaction.get(k) for k in ("status", "failureReason")},
+    )
     check(
         transaction.get("status") in STATUSES,
         CLAUSE,
