@@ -17,13 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from reference import currencies, ledger, rule_based_tables
+from reference import currencies, ledger, rule_based_tables, wallet_tables
 from reference.clock import iso, utc_now
 from reference.db import Database
 
 INTERNAL_FIAT = "INTERNAL_FIAT"
 INTERNAL_CRYPTO = "INTERNAL_CRYPTO"
 RULE_BASED = "RULE_BASED"
+EMBEDDED_WALLET = "EMBEDDED_WALLET"
 PENDING = "PENDING"
 ACTIVE = "ACTIVE"
 DEFAULT_FIAT = "USD"
@@ -78,6 +79,16 @@ def insert_rule_based(
 ) -> InternalAccount:
     """Store a new ``ACTIVE`` ``RULE_BASED`` account (its rule is stored by the caller)."""
     account_id = _insert(db, platform_id, customer_id, RULE_BASED, code, ACTIVE, label)
+    account = load(db, platform_id, account_id)
+    assert account is not None
+    return account
+
+
+def insert_embedded_wallet(
+    db: Database, platform_id: str, customer_id: str, code: str
+) -> InternalAccount:
+    """Store a new ``ACTIVE`` ``EMBEDDED_WALLET`` account (its key is stored by the caller)."""
+    account_id = _insert(db, platform_id, customer_id, EMBEDDED_WALLET, code, ACTIVE)
     account = load(db, platform_id, account_id)
     assert account is not None
     return account
@@ -189,7 +200,7 @@ def funding_instructions(account: InternalAccount) -> list[dict[str, Any]]:
     reference = f"FUND-{account.id[-8:].upper()}"
     common = {"accountHolderName": HOLDER, "bankName": SANDBOX_BANK, "reference": reference}
     info: dict[str, Any]
-    if account.account_type == INTERNAL_CRYPTO:
+    if account.account_type in (INTERNAL_CRYPTO, EMBEDDED_WALLET):
         info = {
             "accountType": "WALLET",
             "address": "0x" + uuid.UUID(account.id.split(":", 1)[1]).hex.ljust(40, "0"),
@@ -215,7 +226,7 @@ def funding_instructions(account: InternalAccount) -> list[dict[str, Any]]:
 def render(db: Database, account: InternalAccount) -> dict[str, Any]:
     """The InternalAccount response body, balances read from the ledger."""
     balances = ledger.balances(db, account.id)
-    return {
+    body: dict[str, Any] = {
         "id": account.id,
         "type": account.account_type,
         "status": account.status,
@@ -231,3 +242,6 @@ def render(db: Database, account: InternalAccount) -> dict[str, Any]:
         "createdAt": account.created_at,
         "updatedAt": account.updated_at,
     }
+    if account.account_type == EMBEDDED_WALLET:  # the privacy flag exists only here (§2)
+        body["privateEnabled"] = wallet_tables.private_enabled(db, account.id)
+    return body
