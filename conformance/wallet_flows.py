@@ -170,7 +170,9 @@ class EmbeddedWallet(WalletOperations):
                     f"wallet-{os.urandom(4).hex()}@example.com"}  # fmt: skip
         if kind == "SMS_OTP":
             phone = customer.get("phoneNumber")
-            return {"phoneNumber": phone} if isinstance(phone, str) and phone else {}
+            if not (isinstance(phone, str) and phone):
+                phone = "+1415555" + "".join(str(b % 10) for b in os.urandom(4))
+            return {"phoneNumber": phone}
         if kind == "PASSKEY":
             authenticator = SoftAuthenticator(*self.passkey_site())
             challenge = b64url(os.urandom(32))
