@@ -34,6 +34,8 @@ from reference import (
     transfers_legacy,
     uma_incoming,
     verifications,
+    wallet_accounts,
+    wallet_api,
 )
 from reference.auth import BasicAuthMiddleware
 from reference.errors import EXCEPTION_HANDLERS
@@ -66,6 +68,8 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     jit.ROUTES,
     transfers_legacy.ROUTES,
     uma_incoming.ROUTES,
+    wallet_api.ROUTES,
+    wallet_accounts.ROUTES,
 )
 
 

@@ -29,6 +29,9 @@ from reference.rule_based import FEATURES
 from reference.services import Services, open_services
 from reference.settings import IN_MEMORY, ServerSettings
 from reference.signing import public_key_pem
+from reference.wallet_crypto import enclave_public_hex
+from reference.wallet_oidc import ISSUERS
+from reference.wallet_passkeys import ORIGIN, RP_ID
 
 
 def _port(text: str) -> int:
@@ -139,6 +142,12 @@ def banner(services: Services, url: str) -> dict[str, Any]:
         "skip_verification_paperwork": settings.skip_verification_paperwork,
         # the module implementing the suite's adapter hooks for this sandbox
         "adapter": "reference.adapter",
+        # embedded-wallet authentication (§5): passkey relying party, OIDC issuers, and the
+        # enclave key that signs bundles
+        "wallet_rp_id": RP_ID,
+        "wallet_origin": ORIGIN,
+        "wallet_oidc_issuers": list(ISSUERS),
+        "wallet_enclave_public_key": enclave_public_hex(services.db),
         # features the suite may rely on (its --features), e.g. rule-based accounts
         "features": list(FEATURES),
     }

@@ -390,6 +390,85 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "an account whose provisioning fails becomes ACTIVE instead of FAILED"
             " (§3 Internal account: PENDING to FAILED)"
         ),
+        # embedded wallet authentication (§5)
+        "wallet-otp-any-code": (
+            "any decrypted OTP code is accepted"
+            " (§5 item 5: any code but 000000 gives 401 Invalid OTP code)"
+        ),
+        "wallet-otp-no-hpke": (
+            "an encryptedOtpBundle that cannot be opened is accepted as a valid OTP"
+            " (§5 item 5: real HPKE still runs)"
+        ),
+        "wallet-hpke-500": (
+            "a malformed encapsulated key in encryptedOtpBundle answers 500"
+            " (§5 item 6, §7: failed authentication is 401)"
+        ),
+        "wallet-otp-uncompressed-ok": (
+            "an uncompressed TEK public_key in the OTP bundle is accepted"
+            " (§5 item 1: compressed, prefix 02 or 03)"
+        ),
+        "wallet-signature-unchecked": (
+            "any Service-Wallet-Signature is accepted on a signed retry"
+            " (§5 item 4: a P-256 signature over payloadToSign)"
+        ),
+        "wallet-request-id-unbound": (
+            "a Request-Id issued for another operation or body is accepted"
+            " (§5 item 4: the retry of that operation)"
+        ),
+        "wallet-passkey-counter-ignored": (
+            "a passkey assertion whose signature counter does not increase is accepted"
+            " (§5 item 2: counter)"
+        ),
+        "wallet-passkey-challenge-ignored": (
+            "a passkey assertion over another challenge is accepted (§5 item 2: challenge)"
+        ),
+        "wallet-passkey-origin-ignored": (
+            "a passkey assertion from another origin is accepted (§5 item 2: origin/RP)"
+        ),
+        "wallet-passkey-up-ignored": (
+            "a passkey assertion without the user-present flag is accepted"
+            " (§5 item 2: user presence)"
+        ),
+        "wallet-oauth-nonce-ignored": (
+            "an OAuth verify token whose nonce does not bind clientPublicKey is accepted"
+            " (§5 item 3: nonce)"
+        ),
+        "wallet-oauth-iat-unchecked": (
+            "an OIDC token of any iat (old, future, missing) is accepted"
+            " (§5 item 3, §8: iat within 60 s, 5 s skew)"
+        ),
+        "wallet-oauth-identity-unchecked": (
+            "an OAuth verify token of another iss/aud/sub is accepted"
+            " (§5 item 3: must match all three)"
+        ),
+        "wallet-oauth-alg-none": (
+            "an OIDC token with alg none is accepted"
+            " (§5 item 5: claims checked; the token must be a signed JWT)"
+        ),
+        "wallet-session-revoke-ignored": (
+            "a revoked session's key still signs wallet operations"
+            " (§4: DELETE /auth/sessions/{id} revokes the session)"
+        ),
+        "wallet-credential-revoke-ignored": (
+            "a revoked credential still challenges, verifies and signs"
+            " (§4: DELETE /auth/credentials/{id} revokes it)"
+        ),
+        "wallet-execute-unsigned": (
+            "execute of a quote from an embedded wallet without signature executes"
+            " (§5 item 4, §2 EMBEDDED_WALLET)"
+        ),
+        "wallet-export-unsigned": (
+            "POST /internal-accounts/{id}/export without signature exports the wallet (§5 item 4)"
+        ),
+        "wallet-legacy-literal-refused": (
+            "the legacy literal signatures sandbox-valid-signature and"
+            " sandbox-valid-passkey-signature are refused"
+            " (§5 item 5: still accepted)"
+        ),
+        "wallet-privacy-flag-everywhere": (
+            "privateEnabled appears on every internal account in the list"
+            " (§2 InternalAccount: only EMBEDDED_WALLET)"
+        ),
     }
 )
 

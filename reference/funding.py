@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 from reference import currencies, customer_store, external_accounts
 from reference.errors import ApiError
 from reference.field_checks import text
-from reference.internal_accounts import HOLDER, SANDBOX_BANK, SANDBOX_ROUTING
+from reference.internal_accounts import (
+    EMBEDDED_WALLET,
+    HOLDER,
+    SANDBOX_BANK,
+    SANDBOX_ROUTING,
+    InternalAccount,
+)
 from reference.services import Services
 from reference.validation import Problems, at
 
@@ -96,6 +102,13 @@ def check_immediately(
             "immediatelyExecute",
             "NOT_ALLOWED",
             "a just-in-time (REALTIME_FUNDING) quote executes when its payment arrives",
+        )
+    wallet = isinstance(source, InternalAccount) and source.account_type == EMBEDDED_WALLET
+    if immediately and wallet:  # its transfers need the signed execute (§5 item 4)
+        problems.add(
+            "immediatelyExecute",
+            "WALLET_SIGNATURE_REQUIRED",
+            "an embedded wallet sends only through the wallet-signed execute",
         )
 
 

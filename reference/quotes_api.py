@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import money_faults, payments, quote_store, sca, shape_faults
+from reference import money_faults, payments, quote_store, sca, shape_faults, wallet_accounts
 from reference.errors import ApiError
 from reference.quote_validation import validate
 from reference.routing import ApiRequest, Operation, api_route
@@ -49,8 +49,13 @@ def get_quote(request: ApiRequest) -> Response:
 def execute_quote(request: ApiRequest) -> Response:
     """``POST /quotes/{quoteId}/execute`` → 200 Quote ``PROCESSING``; 409 when it is no
     longer ``PENDING``, 400 ``QUOTE_EXPIRED`` after ``expiresAt``, 400
-    ``INSUFFICIENT_FUNDS``."""
-    quote = payments.execute(request.services, request.platform.id, request.path_params["quoteId"])
+    ``INSUFFICIENT_FUNDS``. From an embedded wallet: 202 until the signed retry (§5 item 4)."""
+    quote_id = request.path_params["quoteId"]
+    challenge = wallet_accounts.execute_challenge(request, quote_id)
+    if challenge is not None:
+        return challenge
+    with wallet_accounts.signed_execute(request, quote_id):
+        quote = payments.execute(request.services, request.platform.id, quote_id)
     return JSONResponse(quote_store.render(quote))
 
 

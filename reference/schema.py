@@ -15,6 +15,7 @@ from reference import (
     rule_based_tables,
     sca_tables,
     signing,
+    wallet_tables,
 )
 
 STATEMENTS: tuple[str, ...] = (
@@ -27,4 +28,5 @@ STATEMENTS: tuple[str, ...] = (
     *sca_tables.SCHEMA,
     *limits_tables.SCHEMA,
     *rule_based_tables.SCHEMA,
+    *wallet_tables.SCHEMA,
 )
