@@ -60,6 +60,7 @@ from .reference_helpers import (
 from .sca_fault_checks import SCA_CHECKS, SCA_FLAGS
 from .states_fault_checks import STATE_CHECKS
 from .transfers_fault_checks import TRANSFER_CHECKS
+from .wallet_fault_checks import WALLET_CHECKS
 
 Check = Callable[[RunningSandbox, WebhookReceiver], None]
 CHECKS: dict[str, Check] = {}
@@ -69,6 +70,7 @@ CHECKS.update(SCA_CHECKS)  # strong customer authentication
 CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
 CHECKS.update(STATE_CHECKS)  # internal-account states: frozen, closed, failed
 CHECKS.update(PULL_CHECKS)  # pull-source scenarios and fee arithmetic
+CHECKS.update(WALLET_CHECKS)  # embedded-wallet authentication
 CHECKS.update(MONEY_RULE_CHECKS)  # money rules broken on one path only
 
 
