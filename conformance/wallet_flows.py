@@ -55,6 +55,8 @@ ENDPOINT = {
     "register": f"{_AUTH_ROWS} — POST /auth/credentials",
     "challenge": f"{_AUTH_ROWS} — POST /auth/credentials/{{id}}/challenge",
     "verify": f"{_AUTH_ROWS} — POST /auth/credentials/{{id}}/verify",
+    "delete": f"{_AUTH_ROWS} — DELETE /auth/credentials/{{id}}",
+    "delete session": f"{_AUTH_ROWS} — DELETE /auth/sessions/{{id}}",
 }
 
 

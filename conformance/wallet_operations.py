@@ -158,12 +158,12 @@ class WalletOperations:
         register_secret(secret)
         return secret
 
-    def wallet_quote(self: _Client, customer: dict[str, Any], amount: int = 1_000) -> Any:
+    def wallet_quote(self: _Client, customer: dict[str, Any], amount: int = 10_000_000) -> Any:
         """A PENDING quote from the customer's funded EMBEDDED_WALLET account to a new
         external account: (quote, wallet account id)."""
         __tracebackhide__ = True
         account = self.wallet_account(str(customer["id"]))
-        self.money.fund_ok(str(account["id"]), amount * 100)
+        self.money.fund_ok(str(account["id"]), amount * 10)
         destination = self.money.external_account(str(customer["id"]), "USD")
         quote = self.money.quote(
             quote_body(str(account["id"]), str(destination["id"]), amount=amount)

@@ -34,6 +34,7 @@ COMPLETE_AREAS = frozenset(
         "limits",
         "sca",
         "uma",
+        "wallet-auth",
     }
 )
 # Requirements of started areas that a later slice makes reachable, id -> why not yet,
