@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conformance.cards import Cards
 from conformance.client import TargetClient
 from conformance.customer_events import CustomerEvents
 from conformance.evidence import Redactor
@@ -31,6 +32,7 @@ from conformance.wallet_format import wallet_format
 __all__ = [
     "adapter",
     "advisory",
+    "cards",
     "client",
     "config_lock",
     "customer_events",
@@ -238,6 +240,13 @@ def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Mon
         return str(adapter.call(FAILING_ACCOUNT_HOOK, currency=currency))
 
     return Money(client, profile, failing_number)
+
+
+@pytest.fixture(scope="session")
+def cards(client: TargetClient, money: Money, adapter: Adapter, profile: TargetProfile) -> Cards:
+    """Cards and their transactions through the adapter's card hooks (issuing and the
+    network simulators are not shown); tests skip when a hook is missing."""
+    return Cards(client, money, adapter.call, profile.webhook_timeout)
 
 
 @pytest.fixture(scope="session")

@@ -45,9 +45,45 @@ def pytest_conformance_issue_card(profile: Any, internal_account_id: str) -> dic
 
 @hookspec(firstresult=True)
 def pytest_conformance_simulate_card_authorization(
-    profile: Any, card_id: str, amount: int, currency: str
+    profile: Any, card_id: str, amount: int, currency: str, merchant: dict[str, str]
 ) -> dict[str, Any] | None:
-    """Simulate a card authorization and return the card transaction (§4: simulators not shown)."""
+    """Simulate a card authorization of ``amount`` at ``merchant`` (as the network reports
+    it: ``name``, ``city``, ``state``, ``country``); return the card transaction, declined or
+    approved (§4: simulators not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_clear_card_transaction(
+    profile: Any, card_id: str, transaction_id: str
+) -> dict[str, Any] | None:
+    """Clear an approved authorization in full; return the card transaction."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_reverse_card_authorization(
+    profile: Any, card_id: str, transaction_id: str
+) -> dict[str, Any] | None:
+    """Reverse an approved authorization in full before clearing; return the transaction."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_card_merchant_return(
+    profile: Any, card_id: str, transaction_id: str, amount: int
+) -> dict[str, Any] | None:
+    """Have the merchant return ``amount`` of a settled purchase; return the refund row."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_card_tokenize_body(profile: Any, card_id: str) -> dict[str, Any] | None:
+    """The ``POST /cards/{id}/tokenize`` body: values a digital-wallet SDK produces (§4:
+    their names are not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_card_wallet_provider_key(profile: Any) -> str | None:
+    """The private key (PEM) of the test wallet provider the sandbox encrypts provisioning
+    payloads to; with it the suite decrypts the payload (a compact JWE, RSA-OAEP-256 +
+    A256GCM). Without it only the payload's structure is checked."""
 
 
 @hookspec(firstresult=True)
@@ -183,6 +219,11 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_simulate_incoming_uma_payment",
     "pytest_conformance_issue_card",
     "pytest_conformance_simulate_card_authorization",
+    "pytest_conformance_clear_card_transaction",
+    "pytest_conformance_reverse_card_authorization",
+    "pytest_conformance_card_merchant_return",
+    "pytest_conformance_card_tokenize_body",
+    "pytest_conformance_card_wallet_provider_key",
     "pytest_conformance_agent_device_code",
     "pytest_conformance_failing_account_number",
     "pytest_conformance_sweep_rule",

@@ -46,6 +46,8 @@ FIELD_NAME_DEFAULTS: dict[str, str] = {
     "iban_account_number": "iban",
     # §2 Quote: a destination of type UMA_ADDRESS ("its address field name: not shown")
     "uma_address": "umaAddress",
+    # §4 POST /sandbox/cards/{id}/simulate/return_reversal: "id of the refund row" (name not shown)
+    "card_return_reversal_id": "transactionId",
     # §2 ExternalAccount: "the wallet account type carries address" (type name not shown)
     "wallet_account_type": "WALLET",
 }

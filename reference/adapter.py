@@ -12,7 +12,13 @@ import re
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from reference import adapter_accounts, adapter_http, adapter_states, adapter_transfers
+from reference import (
+    adapter_accounts,
+    adapter_cards,
+    adapter_http,
+    adapter_states,
+    adapter_transfers,
+)
 from reference.adapter_http import call as _call
 
 # Raised when the sandbox refuses a trigger (callers catch it from here).
@@ -40,6 +46,21 @@ pytest_conformance_pay_instructions = adapter_transfers.pytest_conformance_pay_i
 pytest_conformance_transfer_body = adapter_transfers.pytest_conformance_transfer_body
 pytest_conformance_simulate_incoming_uma_payment = (
     adapter_transfers.pytest_conformance_simulate_incoming_uma_payment
+)
+
+# Hooks for cards: issuing, the network simulators, tokenization.
+pytest_conformance_issue_card = adapter_cards.pytest_conformance_issue_card
+pytest_conformance_simulate_card_authorization = (
+    adapter_cards.pytest_conformance_simulate_card_authorization
+)
+pytest_conformance_clear_card_transaction = adapter_cards.pytest_conformance_clear_card_transaction
+pytest_conformance_reverse_card_authorization = (
+    adapter_cards.pytest_conformance_reverse_card_authorization
+)
+pytest_conformance_card_merchant_return = adapter_cards.pytest_conformance_card_merchant_return
+pytest_conformance_card_tokenize_body = adapter_cards.pytest_conformance_card_tokenize_body
+pytest_conformance_card_wallet_provider_key = (
+    adapter_cards.pytest_conformance_card_wallet_provider_key
 )
 
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")

@@ -13,6 +13,9 @@ from starlette.routing import BaseRoute, Mount
 from reference import (
     account_states,
     accounts_api,
+    card_simulators,
+    card_tokenize,
+    cards,
     config_api,
     contact_verification,
     customers_api,
@@ -68,6 +71,9 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     jit.ROUTES,
     transfers_legacy.ROUTES,
     uma_incoming.ROUTES,
+    cards.ROUTES,
+    card_tokenize.ROUTES,
+    card_simulators.ROUTES,
     wallet_api.ROUTES,
     wallet_accounts.ROUTES,
 )

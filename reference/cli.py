@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 import uvicorn
 
 from reference.app import create_app
+from reference.cards import FEATURES as CARD_FEATURES
 from reference.faults import UnknownFaultError, describe_faults, validate_faults
 from reference.platforms import CredentialConflictError
 from reference.rule_based import FEATURES
@@ -149,7 +150,7 @@ def banner(services: Services, url: str) -> dict[str, Any]:
         "wallet_oidc_issuers": list(ISSUERS),
         "wallet_enclave_public_key": enclave_public_hex(services.db),
         # features the suite may rely on (its --features), e.g. rule-based accounts
-        "features": list(FEATURES),
+        "features": [*FEATURES, *CARD_FEATURES],
     }
 
 

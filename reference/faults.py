@@ -390,6 +390,52 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "an account whose provisioning fails becomes ACTIVE instead of FAILED"
             " (§3 Internal account: PENDING to FAILED)"
         ),
+        # cards
+        "card-decline-as-exception": (
+            "an underfunded card authorization is stored EXCEPTION instead of DECLINED"
+            " (§2 CardTransaction: a decline before money moved is DECLINED, never EXCEPTION)"
+        ),
+        "card-declined-reason-missing": (
+            "a DECLINED card transaction carries no cardDeclinedReason"
+            " (§2 CardTransaction: cardDeclinedReason is set with DECLINED)"
+        ),
+        "card-reversal-not-voided": (
+            "a fully reversed authorization stays AUTHORIZED"
+            " (§2 CardTransaction: fully reversed before clearing is VOIDED)"
+        ),
+        "card-return-merged": (
+            "a merchant return is merged into the purchase (its refundedAmount) and opens no row"
+            " (§2 CardTransaction: a return opens its own CREDIT row)"
+        ),
+        "card-refunded-status": (
+            "a merchant return sets the purchase to REFUNDED and fires CARD_TRANSACTION.REFUNDED"
+            " (§2 CardTransaction and §9.3: REFUNDED does not exist)"
+        ),
+        "card-settled-event-missing": (
+            "a card transaction that settles fires no CARD_TRANSACTION.SETTLED"
+            " (§6 Events: every card transaction state transition)"
+        ),
+        "card-amount-metadata-missing": (
+            "card transaction amounts carry currency code and decimals only"
+            " (§2 CardTransaction: full currency metadata)"
+        ),
+        "card-merchant-location-dropped": (
+            "a card transaction's merchant omits the city and state the network reported"
+            " (§2 CardTransaction: merchant includes city and state)"
+        ),
+        "card-capabilities-missing": ("a card record carries no cardCapabilities (§2 Card record)"),
+        "card-id-filter-prefix-only": (
+            "GET /transactions?cardId= with the bare uuid lists nothing"
+            " (§4 Quotes and transactions: a Card: id or the uuid)"
+        ),
+        "card-tokenize-plaintext": (
+            "POST /cards/{id}/tokenize answers the provisioning data base64-encoded, not"
+            " encrypted (§4: encrypted to the wallet provider's keys)"
+        ),
+        "return-reversal-ignored": (
+            "POST /sandbox/cards/{id}/simulate/return_reversal answers 200 and changes nothing"
+            " (§4: simulates the reversal; §6: every card transaction state transition)"
+        ),
         # embedded wallet authentication (§5)
         "wallet-otp-any-code": (
             "any decrypted OTP code is accepted"

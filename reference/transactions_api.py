@@ -3,15 +3,15 @@
 
 The list answers ``{"data": [Transaction]}``, newest first, filtered by ``customerId``,
 ``status`` and ``type``. ``status`` filters payment transactions only, so combining it with
-``type=CARD`` is ``400 INVALID_INPUT`` (§4, §7). This slice has no card transactions:
-``type=CARD`` or a ``cardId`` filter lists nothing.
+``type=CARD`` is ``400 INVALID_INPUT`` (§4, §7). Card transactions are listed with
+``type=CARD`` or a ``cardId`` filter (a ``Card:`` id or the bare uuid, §4), and only then.
 """
 
 from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference import quote_store, sca, shape_faults
+from reference import card_transactions, cards, quote_store, sca, shape_faults
 from reference import transaction_store as txns
 from reference.errors import ApiError
 from reference.money_faults import card_status_listed
@@ -37,7 +37,10 @@ def list_transactions(request: ApiRequest) -> Response:
     if status is not None and kind == CARD:
         problems.add("status", "NOT_WITH_CARD", "status filters payment transactions only")
     problems.raise_if_any()
-    if kind in ("INCOMING", CARD) or query.get("cardId"):
+    card_id = query.get("cardId") or None
+    if kind == CARD or (card_id is not None and kind is None):
+        return _card_transactions(request, card_id)
+    if kind == "INCOMING" or card_id is not None:
         return JSONResponse({"data": []})
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
@@ -46,6 +49,17 @@ def list_transactions(request: ApiRequest) -> Response:
     settings = request.services.settings
     data = [shape_faults.transaction(settings, txns.render(t)) for t in found]
     return JSONResponse({"data": data})
+
+
+def _card_transactions(request: ApiRequest, card_id: str | None) -> Response:
+    """Card transactions, by card (``Card:`` id or bare uuid) and customer when given."""
+    services = request.services
+    if card_id is not None:
+        bare_refused = services.settings.has_fault("card-id-filter-prefix-only")
+        card_id = card_id if bare_refused else cards.card_id_of(card_id)
+    customer_id = request.query.get("customerId") or None
+    found = card_transactions.find(services.db, request.platform.id, customer_id, card_id)
+    return JSONResponse({"data": [card_transactions.render(services, t) for t in found]})
 
 
 def get_transaction(request: ApiRequest) -> Response:
@@ -57,6 +71,9 @@ def get_transaction(request: ApiRequest) -> Response:
         sca.expire_due(request.services, request.platform.id)
         transaction = txns.load(db, request.platform.id, transaction_id)
     if transaction is None:
+        card_row = card_transactions.load(db, request.platform.id, transaction_id)
+        if card_row is not None:
+            return JSONResponse(card_transactions.render(request.services, card_row))
         raise ApiError(404, "NOT_FOUND", f"no transaction {transaction_id}")
     return JSONResponse(txns.render(transaction))
 

@@ -366,6 +366,49 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "resources",
         ["test_a_just_in_time_quote_withholds_its_instructions_while_challenged"],
     ),
+    # cards (§2 CardTransaction, §4, §6, §9)
+    "card-decline-as-exception": (
+        "transitions",
+        ["test_an_underfunded_authorization_is_declined_never_exception"],
+    ),
+    "card-declined-reason-missing": (
+        "resources",
+        ["test_a_declined_authorization_names_its_reason"],
+    ),
+    "card-reversal-not-voided": ("transitions", ["test_a_fully_reversed_authorization_is_voided"]),
+    "card-return-merged": ("transitions", ["test_a_merchant_return_opens_its_own_credit_row"]),
+    "card-refunded-status": (
+        "versioning",
+        ["test_a_merchant_return_shows_no_refunded_status_or_event"],
+    ),
+    "card-settled-event-missing": (
+        "webhooks",
+        ["test_every_card_transition_fires_an_event_carrying_the_card_transaction"],
+    ),
+    "card-amount-metadata-missing": (
+        "resources",
+        ["test_card_transactions_carry_direction_and_full_currency_metadata"],
+    ),
+    "card-merchant-location-dropped": (
+        "resources",
+        ["test_the_merchant_carries_the_city_and_state_the_network_reported"],
+    ),
+    "card-capabilities-missing": (
+        "resources",
+        ["test_a_card_record_states_whether_it_supports_wallet_tokenization"],
+    ),
+    "card-id-filter-prefix-only": (
+        "endpoints",
+        ["test_card_transactions_are_listed_by_card_id_or_bare_uuid"],
+    ),
+    "card-tokenize-plaintext": (
+        "endpoints",
+        ["test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider"],
+    ),
+    "return-reversal-ignored": (
+        "endpoints",
+        ["test_return_reversal_simulates_the_reversal_of_a_posted_return"],
+    ),
 }
 
 
