@@ -87,7 +87,11 @@ def _number(value: Any) -> float | None:
     # bool is an int in Python; a JSON true is not a number
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:  # a huge JSON integer does not fit a float: not a usable time
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _audience(value: Any) -> str | None:
