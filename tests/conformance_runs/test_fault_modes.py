@@ -409,6 +409,82 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "endpoints",
         ["test_return_reversal_simulates_the_reversal_of_a_posted_return"],
     ),
+    # embedded wallet authentication (§5 items 1 to 6)
+    "wallet-otp-any-code": ("auth", ["test_a_wrong_otp_code_is_refused_with_invalid_otp_code"]),
+    "wallet-otp-no-hpke": (
+        "auth",
+        ["test_a_tampered_ciphertext_is_refused", "test_a_bundle_sealed_to_another_key_is_refused"],
+    ),
+    "wallet-hpke-500": (
+        "auth",
+        ["test_a_malformed_encapsulated_key_is_refused_not_a_server_error"],
+    ),
+    "wallet-otp-uncompressed-ok": ("auth", ["test_an_uncompressed_tek_key_is_refused"]),
+    "wallet-signature-unchecked": (
+        "auth",
+        [
+            "test_with_a_bad_signature_a_wallet_operation_does_not_take_effect",
+            "test_an_otp_retry_signed_wrongly_is_refused",
+            "test_execute_from_an_embedded_wallet_without_a_valid_signature_moves_no_money",
+        ],
+    ),
+    "wallet-request-id-unbound": (
+        "auth",
+        [
+            "test_an_otp_retry_with_the_request_id_of_another_operation_is_refused",
+            "test_a_retry_with_the_request_id_of_another_operation_is_refused",
+        ],
+    ),
+    "wallet-passkey-counter-ignored": (
+        "auth",
+        ["test_an_assertion_whose_counter_does_not_increase_is_refused"],
+    ),
+    "wallet-passkey-challenge-ignored": ("auth", ["test_a_hostile_assertion_is_refused"]),
+    "wallet-passkey-origin-ignored": ("auth", ["test_a_hostile_assertion_is_refused"]),
+    "wallet-passkey-up-ignored": ("auth", ["test_a_hostile_assertion_is_refused"]),
+    "wallet-oauth-nonce-ignored": (
+        "auth",
+        [
+            "test_a_token_whose_nonce_binds_another_key_is_refused",
+            "test_a_token_without_a_nonce_is_refused",
+        ],
+    ),
+    "wallet-oauth-iat-unchecked": (
+        "limits",
+        [
+            "test_a_token_issued_more_than_a_minute_ago_is_refused",
+            "test_a_token_issued_in_the_future_beyond_the_skew_is_refused",
+        ],
+    ),
+    "wallet-oauth-identity-unchecked": ("auth", ["test_a_token_of_another_identity_is_refused"]),
+    "wallet-oauth-alg-none": ("auth", ["test_an_unsigned_token_with_alg_none_is_refused"]),
+    "wallet-session-revoke-ignored": (
+        "endpoints",
+        ["test_a_revoked_sessions_signing_key_is_no_longer_accepted"],
+    ),
+    "wallet-credential-revoke-ignored": (
+        "endpoints",
+        ["test_a_revoked_credential_can_no_longer_be_challenged_or_verified"],
+    ),
+    "wallet-execute-unsigned": (
+        "auth",
+        ["test_execute_from_an_embedded_wallet_without_a_valid_signature_moves_no_money"],
+    ),
+    "wallet-export-unsigned": (
+        "auth",
+        ["test_without_a_signature_a_wallet_operation_does_not_take_effect"],
+    ),
+    "wallet-legacy-literal-refused": (
+        "auth",
+        [
+            "test_the_legacy_passkey_signature_literal_is_still_accepted",
+            "test_the_legacy_wallet_signature_literal_is_still_accepted",
+        ],
+    ),
+    "wallet-privacy-flag-everywhere": (
+        "resources",
+        ["test_the_privacy_flag_appears_only_on_embedded_wallet_accounts"],
+    ),
 }
 
 
