@@ -233,3 +233,11 @@ def response_reason_in(response: httpx.Response, reasons: set[str]) -> bool:
 def test_an_unknown_credential_is_not_found(client: httpx.Client) -> None:
     assert client.post("/auth/credentials/Credential:nope/challenge").status_code == 404
     assert client.post("/auth/credentials/Credential:nope/verify", json={}).status_code == 404
+
+
+def test_the_enclave_key_survives_a_restart(launch, tmp_path) -> None:
+    db = tmp_path / "wallet.sqlite"
+    first = launch(db=db)
+    key = first.banner["wallet_enclave_public_key"]
+    first.stop()
+    assert launch(db=db).banner["wallet_enclave_public_key"] == key
