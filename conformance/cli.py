@@ -1,7 +1,9 @@
 """The ``conformance`` command: ``run``, ``serve`` and ``report``.
 
-Exit codes of ``run`` (the output contract): 0 when no test failed or errored, 1 when any
-did, 2 for a usage error.
+Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
+error (the output contract), 3 when the target could not be tested (preflight failed, or it
+stopped answering mid-run), 4 when the run did not finish (Ctrl-C, SIGTERM, a crash). The
+reports of a run ending 3 or 4 say INCOMPLETE, never PASSED.
 """
 
 from __future__ import annotations
@@ -16,8 +18,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import options as opt
+from conformance.reporting import (
+    EXIT_CODES,
+    EXIT_FAILED,
+    EXIT_INCOMPLETE,
+    EXIT_NOT_RUN,
+    EXIT_OK,
+    EXIT_USAGE,
+    last_outcome,
+)
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+__all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
 ALLURE_NPM_PACKAGE = "allure@3"
 ALLURE_SETTINGS = {
@@ -100,15 +111,23 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
 def command_run(ns: argparse.Namespace) -> int:
     import pytest
 
+    outcome = last_outcome()
+    outcome.verdict, outcome.reason = "incomplete", None
     code = pytest.main(pytest_arguments(ns))
-    if code == pytest.ExitCode.OK:
-        return EXIT_OK
     if code == pytest.ExitCode.USAGE_ERROR:
         return EXIT_USAGE
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_FAILED
+    if outcome.verdict in ("not_run", "incomplete"):
+        print(f"conformance: INCOMPLETE: {outcome.reason or 'the run did not finish'}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_CODES[outcome.verdict]
+    if code == pytest.ExitCode.OK:
+        return EXIT_OK
+    if code == pytest.ExitCode.TESTS_FAILED:
+        return EXIT_FAILED
+    return EXIT_INCOMPLETE  # interrupted or crashed without a verdict
 
 
 def command_serve(args: Sequence[str]) -> int:

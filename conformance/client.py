@@ -8,7 +8,7 @@ endpoint's schema, and records redacted evidence with a curl line for every exch
 from __future__ import annotations
 
 import base64
-import json
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,15 +18,60 @@ from typing import Any
 import httpx
 
 from conformance import contract
+from conformance.deadline import deadline, deadline_transport
+from conformance.decoding import DecodeProblem, decode_json
 from conformance.evidence import Exchange, Redactor, build_curl
 from conformance.failures import ConformanceFailure, shorten
 from conformance.profile import Credentials
 from conformance.schemas import SchemaRegistry, format_path
 
-__all__ = ["ApiResponse", "ExchangeLog", "RawAuthorization", "TargetClient", "basic_header"]
+__all__ = [
+    "TARGET_HEALTH",
+    "ApiResponse",
+    "ExchangeLog",
+    "RawAuthorization",
+    "TargetClient",
+    "TargetHealth",
+    "basic_header",
+]
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 JSON_CLAUSE = "Conventions"
+# This many requests in a row without an answer (refused, reset, timed out) and the target
+# is taken as down: the run stops early instead of timing out every remaining request.
+DOWN_AFTER_FAILURES = 4
+
+
+class TargetHealth:
+    """Counts requests in a row the target did not answer (per process)."""
+
+    def __init__(self, limit: int = DOWN_AFTER_FAILURES) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._failures = 0
+        self._last_error = ""
+        self.down: str | None = None
+
+    def answered(self) -> None:
+        with self._lock:
+            self._failures = 0
+
+    def unanswered(self, what: str, error: str) -> None:
+        with self._lock:
+            self._failures += 1
+            self._last_error = f"{what}: {error}"
+            if self._failures >= self.limit and self.down is None:
+                self.down = (
+                    f"the target stopped answering: {self._failures} requests in a row got no "
+                    f"answer (last: {self._last_error})"
+                )
+
+    def reset(self) -> None:
+        with self._lock:
+            self._failures, self.down = 0, None
+
+
+TARGET_HEALTH = TargetHealth()
 
 
 class _Default:
@@ -62,6 +107,10 @@ class ExchangeLog:
     def append(self, exchange: Exchange) -> None:
         self._items.append(exchange)
 
+    def last(self) -> Exchange | None:
+        """The latest exchange of the running test, if any."""
+        return self._items[-1] if self._items else None
+
     def take(self) -> list[Exchange]:
         items, self._items = self._items, []
         return items
@@ -92,13 +141,14 @@ class ApiResponse:
         """The decoded JSON body; fails the test if the body is not JSON."""
         __tracebackhide__ = True
         try:
-            return json.loads(self.content)
-        except (ValueError, UnicodeDecodeError):
+            return decode_json(self.content)
+        except DecodeProblem as problem:
             raise ConformanceFailure(
                 JSON_CLAUSE,
                 f"bodies are JSON unless stated; the {self.status} response of "
-                f"{self.method} {self.path} is not",
-                observed=self.content[:200].decode("utf-8", errors="replace"),
+                f"{self.method} {self.path} cannot be read",
+                expected=_Text(problem.expected),
+                observed=_Text(problem.received),
                 hint=f"content-type was {self.headers.get('content-type')!r}",
                 exchange=self.exchange,
             ) from None
@@ -106,8 +156,8 @@ class ApiResponse:
     @property
     def is_json(self) -> bool:
         try:
-            json.loads(self.content)
-        except (ValueError, UnicodeDecodeError):
+            decode_json(self.content)
+        except DecodeProblem:
             return False
         return True
 
@@ -146,7 +196,11 @@ class TargetClient:
         self.log = log
         self.redactor = redactor
         self.max_bytes = max_bytes
-        self._http = http or httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False)
+        self._http = http or httpx.Client(
+            timeout=httpx.Timeout(timeout),
+            follow_redirects=False,
+            transport=deadline_transport(),
+        )
 
     def with_credentials(self, credentials: Credentials | None) -> TargetClient:
         """The same client (and connection pool) acting with other credentials."""
@@ -239,23 +293,27 @@ class TargetClient:
         )
         started = time.monotonic()
         try:
-            response = self._http.send(request, stream=True)
-            try:
-                content_bytes = self._read_capped(response)
-            finally:
-                response.close()
-        except httpx.HTTPError as exc:
+            with deadline(self.timeout):
+                response = self._http.send(request, stream=True)
+                try:
+                    content_bytes = self._read_capped(response)
+                finally:
+                    response.close()
+        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
             elapsed = (time.monotonic() - started) * 1000
             exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
             self.log.append(exchange)
+            if not isinstance(exc, httpx.DecodingError):
+                TARGET_HEALTH.unanswered(f"{method} {path}", exchange.error or "")
             raise ConformanceFailure(
                 "Conventions",
                 f"the target must answer {method} {path}",
-                observed=exchange.error,
-                hint="check the base URL, that the server is up, and the request timeout "
-                f"({self.timeout:g} s)",
+                observed=_Text(exchange.error or ""),
+                hint="check the base URL, that the server is up, and the request deadline "
+                f"({self.timeout:g} s for connect, send, headers and the whole body)",
                 exchange=exchange,
             ) from None
+        TARGET_HEALTH.answered()
         elapsed = (time.monotonic() - started) * 1000
         exchange = exchange_base(
             status=response.status_code,
@@ -288,6 +346,17 @@ class TargetClient:
         """Fail unless the response body is JSON matching its endpoint's schema."""
         __tracebackhide__ = True
         if not response.content:
+            if 200 <= response.status < 300:
+                ref = contract.response_schema(response.method, response.path, response.status, {})
+                if ref is not None:
+                    raise ConformanceFailure(
+                        ref.clause,
+                        f"the {response.status} response of {response.method} {ref.endpoint} "
+                        f"must carry {'a list' if ref.is_list else 'the resource'} "
+                        f"(schema '{ref.name}')",
+                        observed=_Text("an empty body"),
+                        exchange=response.exchange,
+                    )
             return
         body = response.json
         ref = contract.response_schema(response.method, response.path, response.status, body)
@@ -323,9 +392,24 @@ def _relative(url: str, base_url: str) -> str:
     return url[len(base_url) :] or "/" if url.startswith(base_url) else url
 
 
-def _describe(exc: httpx.HTTPError) -> str:
+class _Text(str):
+    """A string shown as it is in a failure message (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _describe(exc: Exception) -> str:
     if isinstance(exc, httpx.TimeoutException):
-        return f"timed out ({type(exc).__name__})"
+        return "timed out: no complete answer before the request's deadline"
     if isinstance(exc, httpx.ConnectError):
         return f"connection failed ({exc})"
-    return f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the connection broke or the answer is not valid HTTP ({exc})"
+    if isinstance(exc, httpx.ReadError | httpx.WriteError):
+        return f"the connection broke ({exc or 'reset by the target'})"
+    if isinstance(exc, httpx.DecodingError):
+        return f"the body cannot be decoded ({exc})"
+    if isinstance(exc, httpx.TooManyRedirects | httpx.UnsupportedProtocol):
+        return f"the request cannot be followed ({exc})"
+    return f"the exchange failed ({exc})"

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.secrets import known_secrets
+from conformance.decoding import DecodeProblem, decode_json
+from conformance.redaction import REDACTED, scrub
 
-__all__ = ["Exchange", "Redactor", "build_curl"]
+__all__ = ["REDACTED", "Exchange", "Redactor", "build_curl"]
 
-REDACTED = "<redacted>"
 BODY_LIMIT = 4000
 
 # Keys whose values are secrets wherever they appear.
@@ -59,10 +59,8 @@ class Redactor:
     secrets: tuple[str, ...] = ()
 
     def text(self, value: str) -> str:
-        for secret in (*self.secrets, *known_secrets()):
-            if secret:
-                value = value.replace(secret, REDACTED)
-        return value
+        """``value`` with every form of every secret scrubbed (see ``conformance.redaction``)."""
+        return scrub(value, self.secrets)
 
     def headers(self, headers: Iterable[tuple[str, str]]) -> dict[str, str]:
         redacted: dict[str, str] = {}
@@ -78,8 +76,8 @@ class Redactor:
         if not raw:
             return ""
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            data = decode_json(raw)
+        except DecodeProblem:
             text = raw[:BODY_LIMIT].decode("utf-8", errors="replace")
             suffix = "" if len(raw) <= BODY_LIMIT else f"... ({len(raw)} bytes)"
             return self.text(text) + suffix
@@ -168,9 +166,9 @@ def build_curl(
         parts += ["-H", shlex.quote(f"{name}: {shown}")]
     if body:
         try:
-            masked = _mask(json.loads(body), _SECRET_REQUEST_KEYS)
+            masked = _mask(decode_json(body), _SECRET_REQUEST_KEYS)
             text = redactor.text(json.dumps(masked, separators=(",", ":"), ensure_ascii=False))
-        except (ValueError, UnicodeDecodeError):
+        except DecodeProblem:
             text = redactor.text(body.decode("utf-8", errors="replace"))
         if len(text) > BODY_LIMIT:
             text = text[:BODY_LIMIT] + "..."

@@ -353,11 +353,15 @@ class Money(CustomerSetup, TransactionHistory):
     def server_time(self) -> datetime | None:
         """The target's clock, from the Date header of a cheap request (None without one)."""
         response = self.client.get("/config")
-        header = response.headers.get("date")
+        # a duplicated header is read as its first value; HTTP dates are GMT, zone or not
+        headers = response.headers.get_list("date")
         try:
-            return parsedate_to_datetime(header) if header else None
-        except (TypeError, ValueError):
+            parsed = parsedate_to_datetime(headers[0]) if headers else None
+        except (TypeError, ValueError, IndexError, OverflowError):
             return None
+        if parsed is not None and parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed
 
     def wait_past(self, quote: Mapping[str, Any]) -> None:
         """Wait until the target's clock has passed the quote's ``expiresAt``.

@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 import os
 import shlex
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +20,8 @@ import allure
 import pytest
 from hypothesis import HealthCheck, settings
 
-from conformance import hookspecs, options
-from conformance.client import ExchangeLog, TargetClient
+from conformance import hookspecs, options, redaction
+from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient
 from conformance.embedded import EmbeddedStartError, start_embedded, wallet_settings
 from conformance.evidence import Redactor
 from conformance.markers import (
@@ -30,10 +32,12 @@ from conformance.markers import (
     select_parts,
 )
 from conformance.markers import skip_reason as marker_skip_reason
+from conformance.preflight import preflight
 from conformance.profile import TargetProfile, load_profile
-from conformance.reporting import SummaryReporter
+from conformance.reporting import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.requirements import PARTS, default_catalogue
 from conformance.schemas import default_registry
+from conformance.secrets import register_basic_credentials
 from conformance.state import STATE_KEY, SessionState
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
@@ -112,23 +116,67 @@ def pytest_configure(config: pytest.Config) -> None:
     profile = load_profile(config)
     state = SessionState(profile=profile)
     config.stash[STATE_KEY] = state
+    _register_secrets(profile)
+    redaction.install_allure_scrubbing()
+    _install_sigterm(config)
     if profile.embedded:
         _start_embedded(state)
+    _register_secrets(state.profile)
+    summary = SummaryReporter(
+        Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
+    )
+    checked = preflight(state.profile)
+    TARGET_HEALTH.reset()
+    if checked.problem is not None:
+        summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
+        summary.write(summary.build())
+        summary.record_outcome()
+        pytest.exit(f"conformance: could not run: {checked.problem}", returncode=EXIT_NOT_RUN)
     if parts & SINK_PARTS and state.profile.writes_allowed:
         _start_sink(state)
     _activate(config, state)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
-    report_dir = Path(state.profile.report_dir)
-    config.pluginmanager.register(
-        SummaryReporter(report_dir, default_catalogue(), _target_view(state.profile)),
-        "conformance-summary",
-    )
+    config.pluginmanager.register(summary, "conformance-summary")
+
+
+def _register_secrets(profile: TargetProfile) -> None:
+    """Every secret of the profile, and the Basic token each credential pair travels in."""
+    for credentials in (
+        profile.primary if profile.client_id and profile.client_secret else None,
+        profile.second,
+        profile.production,
+    ):
+        if credentials is not None:
+            register_basic_credentials(credentials.client_id, credentials.client_secret)
+
+
+def _install_sigterm(config: pytest.Config) -> None:
+    """SIGTERM stops the run as Ctrl-C does: reports say INCOMPLETE, the endpoint is put back."""
+    if sys.platform == "win32":
+        return
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def stop(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt(f"signal {signum}")
+
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        return
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    config.add_cleanup(restore)
 
 
 def _activate(config: pytest.Config, state: SessionState) -> None:
     """Register what every process of an active run needs."""
+    _register_secrets(state.profile)
+    redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.fixtures")
+    config.pluginmanager.import_plugin("conformance.surprises")
     if state.profile.adapter:
         _register_adapter(config, state.profile.adapter)
     if config.getoption("hypothesis_profile", None) is None:
@@ -244,17 +292,33 @@ def _start_sink(state: SessionState) -> None:
         state.sink_error = f"registering {server.url} as webhookEndpoint failed: {exc}"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if session.config.stash.get(STATE_KEY, None) is not None:
+        redaction.install_terminal_scrubbing(session.config)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is None or hasattr(config, "workerinput"):
         return
-    if state.registration is not None:
-        state.registration.restore()
-        state.registration.uninstall()
-    if state.sink_server is not None:
-        state.sink_server.stop()
-    if state.embedded is not None:
-        state.embedded.stop()
+    try:
+        if state.registration is not None:
+            try:
+                state.registration.restore()
+            except Exception as exc:  # the target may be why the run stopped; say so, go on
+                print(
+                    redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
+                    file=sys.stderr,
+                )
+            state.registration.uninstall()
+        if state.sink_server is not None:
+            state.sink_server.stop()
+        if state.embedded is not None:
+            state.embedded.stop()
+    finally:
+        # the last pass: whatever any writer left in the report folder, scrubbed
+        redaction.scrub_tree(Path(state.profile.report_dir))
 
 
 class _XdistBridge:
@@ -298,6 +362,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     if state is None or item_part(item) is None:
         return
     report: pytest.TestReport = outcome.get_result()
+    if TARGET_HEALTH.down is not None:
+        report.user_properties.append((TARGET_DOWN_PROPERTY, TARGET_HEALTH.down))
+        item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
     if call.when == "call" or (call.when == "setup" and not report.passed):
         exchanges = state.log.take()
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
@@ -308,6 +375,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
             report.sections.append(
                 (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
             )
+    redaction.scrub_report(report)
 
 
 def _attach_exchanges(exchanges: list[Any]) -> None:

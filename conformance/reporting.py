@@ -2,6 +2,11 @@
 
 Runs in the controlling process only; under xdist it sees every worker's reports, which
 carry the part, requirement ids and advisories as user properties.
+
+Every run says what it is (``verdict``): ``passed``, ``failed``, ``incomplete`` (stopped by
+Ctrl-C or SIGTERM, or crashed) or ``not_run`` (the target could not be tested, at preflight
+or because it stopped answering mid-run). A placeholder saying INCOMPLETE is written when
+the session starts, so a run that dies before its end never leaves a report reading PASSED.
 """
 
 from __future__ import annotations
@@ -22,11 +27,51 @@ from conformance.markers import (
     REQUESTS_PROPERTY,
     REQUIREMENTS_PROPERTY,
 )
+from conformance.redaction import write_text
 from conformance.requirements import PARTS, Catalogue
 
-__all__ = ["SummaryReporter", "failure_message"]
+__all__ = [
+    "EXIT_CODES",
+    "EXIT_FAILED",
+    "EXIT_INCOMPLETE",
+    "EXIT_NOT_RUN",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "RunOutcome",
+    "SummaryReporter",
+    "failure_message",
+    "last_outcome",
+]
 
 _OUTCOMES = ("passed", "failed", "skipped", "errors")
+
+# Exit codes of `conformance run` (the output contract keeps 0, 1 and 2).
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_RUN, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
+EXIT_CODES = {"passed": EXIT_OK, "failed": EXIT_FAILED, "not_run": EXIT_NOT_RUN,
+              "incomplete": EXIT_INCOMPLETE}  # fmt: skip
+TITLES = {
+    "passed": "PASSED",
+    "failed": "FAILED",
+    "not_run": "INCOMPLETE (the target could not be tested)",
+    "incomplete": "INCOMPLETE (the run did not finish)",
+}
+# A report property an xdist worker sets when its target stopped answering.
+TARGET_DOWN_PROPERTY = "conformance_target_down"
+
+
+@dataclass
+class RunOutcome:
+    """What the last session in this process concluded (read by the CLI for its exit code)."""
+
+    verdict: str = "incomplete"
+    reason: str | None = None
+
+
+_LAST = RunOutcome()
+
+
+def last_outcome() -> RunOutcome:
+    return _LAST
 
 
 @dataclass
@@ -66,6 +111,31 @@ class SummaryReporter:
         self.results: dict[str, _TestResult] = {}
         self.started_at = datetime.now(UTC)
         self._started = time.monotonic()
+        self.not_run_reason: str | None = None  # the target could not be tested
+        self.interrupted: str | None = None
+        self.expected_tests: int | None = None
+        _LAST.verdict, _LAST.reason = "incomplete", None
+
+    def stop_target_down(self, reason: str) -> None:
+        """The target cannot be tested (preflight, or it stopped answering)."""
+        if self.not_run_reason is None:
+            self.not_run_reason = reason
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.write(self.build(placeholder=True))
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if not hasattr(session.config, "workerinput") and session.items:
+            self.expected_tests = len(session.items)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.expected_tests = max(self.expected_tests or 0, len(ids))
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        self.interrupted = f"stopped by the user ({excinfo.typename})"
+
+    def pytest_internalerror(self, excrepr: Any, excinfo: Any) -> None:
+        self.interrupted = "the run crashed (internal error)"
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -80,6 +150,8 @@ class SummaryReporter:
         for advisory in _property(report, ADVISORY_PROPERTY):
             if advisory not in result.advisories:
                 result.advisories.append(advisory)
+        for reason in _property(report, TARGET_DOWN_PROPERTY):
+            self.stop_target_down(reason)
         if report.when == "call":
             if report.failed:
                 result.outcome, result.message = "failed", failure_message(report)
@@ -92,23 +164,55 @@ class SummaryReporter:
         elif report.skipped and report.when == "setup":
             result.outcome, result.message = "skipped", _skip_text(report)
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        summary = self.build()
-        self.report_dir.mkdir(parents=True, exist_ok=True)
-        (self.report_dir / "summary.json").write_text(
-            json.dumps(summary, indent=2) + "\n", encoding="utf-8"
-        )
-        (self.report_dir / "summary.md").write_text(render_markdown(summary), encoding="utf-8")
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR):
+            self.interrupted = self.interrupted or (
+                "the run was interrupted"
+                if exitstatus == pytest.ExitCode.INTERRUPTED
+                else "the run crashed (internal error)"
+            )
+        if self.interrupted and isinstance(session.shouldstop, str) and not self.not_run_reason:
+            self.interrupted = f"{self.interrupted}: {session.shouldstop}"
+        self.write(self.build())
+        self.record_outcome()
 
-    def build(self) -> dict[str, Any]:
-        """The summary as the output contract defines it."""
+    def record_outcome(self) -> None:
+        """Tell the CLI what this run concluded."""
+        summary = self.build()
+        _LAST.verdict, _LAST.reason = summary["verdict"], summary.get("incomplete_reason")
+
+    def write(self, summary: dict[str, Any]) -> None:
+        write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
+        write_text(self.report_dir / "summary.md", render_markdown(summary))
+
+    def build(self, *, placeholder: bool = False) -> dict[str, Any]:
+        """The summary as the output contract defines it, with the run's verdict."""
         results = [r for r in self.results.values() if r.part is not None]
         totals = dict.fromkeys(_OUTCOMES, 0)
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
         for result in results:
             totals[result.outcome] += 1
             parts[result.part or ""][result.outcome] += 1
+        ran_parts = sorted({r.part for r in results if r.part})
+        not_run = max(0, (self.expected_tests or 0) - len(results))
+        reason: str | None
+        if placeholder:
+            verdict = "incomplete"
+            reason = "the run is in progress, or stopped before writing its reports"
+        elif self.not_run_reason:
+            verdict, reason = "not_run", self.not_run_reason
+        elif self.interrupted:
+            verdict, reason = "incomplete", self.interrupted
+        elif totals["failed"] or totals["errors"]:
+            verdict, reason = "failed", None
+        else:
+            verdict, reason = "passed", None
         return {
+            "verdict": verdict,
+            "incomplete_reason": reason,
+            "not_run": not_run if verdict in ("incomplete", "not_run") else 0,
+            "parts_run": ran_parts,
             "interface_version": INTERFACE_VERSION,
             "suite_version": SUITE_VERSION,
             "target": self.target,
@@ -165,10 +269,17 @@ def _skip_text(report: pytest.TestReport) -> str:
 def render_markdown(summary: dict[str, Any]) -> str:
     """A short human summary: totals, a row per part, failures, advisories."""
     totals = summary["totals"]
-    verdict = "FAILED" if totals["failed"] or totals["errors"] else "PASSED"
-    lines = [
-        f"# Conformance run: {verdict}",
-        "",
+    verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
+    lines = [f"# Conformance run: {verdict}", ""]
+    if summary.get("incomplete_reason"):
+        lines += [
+            f"**{summary['incomplete_reason']}**",
+            "",
+            f"- parts that ran: {', '.join(summary.get('parts_run') or []) or 'none'}",
+            f"- tests that did not run: {summary.get('not_run', 0)}",
+            "",
+        ]
+    lines += [
         f"- interface version: {summary['interface_version']}",
         f"- suite version: {summary['suite_version']}",
         f"- target: {summary['target'].get('base_url')} ({summary['target'].get('environment')})",

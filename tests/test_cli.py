@@ -95,21 +95,25 @@ def test_a_served_target_passes_and_no_secret_reaches_a_report(tmp_path, served)
 
 
 @pytest.mark.slow
-def test_a_wrong_secret_fails_the_auth_tests(tmp_path, served):
+def test_a_wrong_secret_stops_the_run_at_preflight(tmp_path, served):
     result = conformance_run(tmp_path, *target_flags(served, secret="not-the-secret"),
                              "--parts=auth")  # fmt: skip
-    assert result.code == 1
-    assert result.summary["parts"]["auth"]["failed"] + result.summary["parts"]["auth"]["errors"] > 0
+    # the preflight sees the credentials refused: the run stops at once, saying what to fix
+    assert result.code == 3, result.output[-3000:]
+    assert result.summary["verdict"] == "not_run"
+    assert "--client-secret" in result.summary["incomplete_reason"]
+    assert "PASSED" not in (tmp_path / "summary.md").read_text()
 
 
-def test_a_target_that_is_down_fails_clearly(tmp_path):
+def test_a_target_that_is_down_stops_the_run_at_preflight(tmp_path):
     result = conformance_run(
         tmp_path, "--target-url=http://127.0.0.1:9/2025-10-13", "--client-id=a",
         "--client-secret=b", "--parts=versioning", "--request-timeout=2",
     )  # fmt: skip
-    assert result.code == 1
-    messages = " ".join(f["message"] for f in result.summary["failures"])
-    assert "the target must answer" in messages and "connection failed" in messages
+    assert result.code == 3, result.output[-3000:]
+    assert result.summary["verdict"] == "not_run"
+    reason = result.summary["incomplete_reason"]
+    assert "connection failed" in reason and "--target-url" in reason
 
 
 def read_config(info):
@@ -142,6 +146,7 @@ def test_the_sink_restores_the_previous_webhook_endpoint(tmp_path, served):
 def test_an_interrupted_run_restores_the_webhook_endpoint(tmp_path, signal_name):
     import os
     import signal
+    import time
 
     server = subprocess.Popen(
         [sys.executable, "-m", "reference", "serve", "--port", "0",
@@ -169,11 +174,20 @@ def test_an_interrupted_run_restores_the_webhook_endpoint(tmp_path, signal_name)
         assert (
             read_config(info)["webhookEndpoint"] != "https://hooks.example.com/before-interruption"
         )
+        signalled = time.monotonic()
         run.send_signal(getattr(signal, signal_name))
         run.communicate(timeout=60)
+        stopped_in = time.monotonic() - signalled
         assert (
             read_config(info)["webhookEndpoint"] == "https://hooks.example.com/before-interruption"
         )
+        # an interrupted run says so: its own exit code, and reports that never read PASSED
+        assert run.returncode == 4, seen[-2000:]
+        summary = json.loads((tmp_path / "summary.json").read_text())
+        assert summary["verdict"] == "incomplete" and summary["incomplete_reason"]
+        markdown = (tmp_path / "summary.md").read_text()
+        assert "INCOMPLETE" in markdown and "PASSED" not in markdown
+        assert stopped_in < 15, f"the run took {stopped_in:.1f} s to stop"
     finally:
         if run is not None and run.poll() is None:
             run.kill()

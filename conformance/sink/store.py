@@ -8,13 +8,14 @@ with :meth:`Delivery.to_json_dict` and :meth:`Delivery.from_json_dict`.
 from __future__ import annotations
 
 import base64
-import json
 import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+from conformance.decoding import DecodeProblem, decode_json
 
 __all__ = ["Delivery", "DeliveryStore", "dedupe_by_event_id"]
 
@@ -43,8 +44,8 @@ class Delivery:
     def json(self) -> Any:
         """The parsed body, or ``None`` when it is not JSON."""
         try:
-            return json.loads(self.body)
-        except (ValueError, UnicodeDecodeError):
+            return decode_json(self.body)
+        except DecodeProblem:
             return None
 
     def _envelope(self) -> dict[str, Any]:

@@ -1,0 +1,154 @@
+"""The one decoding layer for values read from a target (response bodies, webhook bodies).
+
+It bounds size, nesting depth and number size, insists on UTF-8, and turns anything it
+cannot read into a :class:`DecodeProblem` that says what was expected and what was
+received, never into a RecursionError, OverflowError or UnicodeDecodeError deep in a test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "DecodeProblem",
+    "decode_json",
+    "describe",
+    "json_depth",
+]
+
+MAX_DEPTH = 64
+MAX_INT_DIGITS = 40
+MAX_BYTES = 10 * 1024 * 1024
+
+
+class DecodeProblem(ValueError):
+    """A body the suite cannot read as the JSON the interface promises."""
+
+    def __init__(self, expected: str, received: str) -> None:
+        self.expected = expected
+        self.received = received
+        super().__init__(f"expected {expected}; got {received}")
+
+
+def _parse_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise DecodeProblem(
+            f"JSON numbers of at most {MAX_INT_DIGITS} digits",
+            f"an integer of {len(digits)} digits ({text[:20]}...)",
+        )
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise DecodeProblem("JSON numbers a double can hold", f"{text[:40]} (out of range)")
+    return value
+
+
+def _parse_constant(name: str) -> Any:
+    raise DecodeProblem("JSON (NaN and Infinity are not JSON)", name)
+
+
+def decode_json(raw: bytes | str, *, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
+    """The JSON value of ``raw``; a :class:`DecodeProblem` for anything else."""
+    if len(raw) > max_bytes:
+        raise DecodeProblem(f"a JSON body of at most {max_bytes} bytes", f"{len(raw)} bytes")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DecodeProblem(
+                "a UTF-8 JSON body", f"invalid UTF-8 at byte {exc.start}: {_excerpt(raw)}"
+            ) from None
+    else:
+        text = raw
+    if not text.strip():
+        raise DecodeProblem("a JSON body", "an empty body")
+    depth = _quick_depth(text)
+    if depth > max_depth:
+        raise DecodeProblem(
+            f"JSON nested at most {max_depth} levels deep", f"nesting {depth} levels deep"
+        )
+    try:
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except DecodeProblem:
+        raise
+    except RecursionError:
+        raise DecodeProblem(f"JSON nested at most {max_depth} levels deep", "deeper") from None
+    except ValueError as exc:
+        raise DecodeProblem("a JSON body", f"not JSON ({exc}): {_excerpt(text)}") from None
+
+
+def _quick_depth(text: str) -> int:
+    """The deepest bracket nesting outside strings (an upper bound that is cheap to take)."""
+    opening = text.count("[") + text.count("{")
+    if opening <= MAX_DEPTH:
+        return opening
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def json_depth(value: Any) -> int:
+    """The nesting depth of a decoded value, measured without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            depth += 1
+            stack.extend((v, depth) for v in item.values())
+        elif isinstance(item, list):
+            depth += 1
+            stack.extend((v, depth) for v in item)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def describe(value: object) -> str:
+    """What a JSON value is, in words: ``an object``, ``an array of 3``, ``null``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, dict):
+        return f"an object with keys {sorted(map(str, value))[:8]}"
+    if isinstance(value, list):
+        return f"an array of {len(value)}"
+    if isinstance(value, str):
+        return f"a string ({value[:40]!r})"
+    if isinstance(value, int | float):
+        return f"a number ({str(value)[:40]})"
+    return type(value).__name__
+
+
+def _excerpt(data: bytes | str, limit: int = 120) -> str:
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")

@@ -1,0 +1,253 @@
+"""The one place every writer goes through: secrets are scrubbed at write time.
+
+Every artefact of a run passes here before it leaves the process: failure messages and
+report sections (:func:`scrub_report`, so the console, ``junit.xml`` and the summaries get
+clean reports, also from xdist workers), Allure results and attachments
+(:func:`install_allure_scrubbing`), the summary files (:func:`write_text`), the terminal
+(:func:`install_terminal_scrubbing`), and, last, every file left in the report folder
+(:func:`scrub_tree`), so a writer added later cannot leak what the others do not.
+
+The secrets and their forms come from :mod:`conformance.secrets`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.secrets import known_forms, secret_forms
+
+__all__ = [
+    "REDACTED",
+    "install_allure_scrubbing",
+    "install_terminal_scrubbing",
+    "scrub",
+    "scrub_bytes",
+    "scrub_obj",
+    "scrub_report",
+    "scrub_tree",
+    "write_text",
+]
+
+REDACTED = "<redacted>"
+_MAX_SCRUBBED_FILE = 64 * 1024 * 1024
+_cache_lock = threading.Lock()
+_cache: dict[tuple[int, tuple[str, ...]], re.Pattern[str] | None] = {}
+
+
+def _pattern(extra: tuple[str, ...] = ()) -> re.Pattern[str] | None:
+    version, forms = known_forms()
+    key = (version, extra)
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+    everything = set(forms)
+    for secret in extra:
+        everything |= {f for f in secret_forms(secret) if len(f) >= 8}
+    pattern = (
+        re.compile("|".join(re.escape(f) for f in sorted(everything, key=len, reverse=True)))
+        if everything
+        else None
+    )
+    with _cache_lock:
+        if len(_cache) > 64:
+            _cache.clear()
+        _cache[key] = pattern
+    return pattern
+
+
+def scrub(text: str, extra: tuple[str, ...] = ()) -> str:
+    """``text`` with every form of every known secret (and of ``extra``) replaced."""
+    pattern = _pattern(extra)
+    if pattern is None or not text:
+        return text
+    return pattern.sub(REDACTED, text)
+
+
+def scrub_bytes(data: bytes) -> bytes:
+    """Bytes scrubbed as UTF-8 text (undecodable bytes are kept as they are)."""
+    pattern = _pattern()
+    if pattern is None or not data:
+        return data
+    text = data.decode("utf-8", errors="surrogateescape")
+    cleaned = pattern.sub(REDACTED, text)
+    return data if cleaned == text else cleaned.encode("utf-8", errors="surrogateescape")
+
+
+def scrub_obj(value: Any) -> Any:
+    """A copy of a JSON-like value with every string scrubbed (iteratively: no recursion
+    limit, whatever the nesting)."""
+    if isinstance(value, str):
+        return scrub(value)
+    if not isinstance(value, dict | list | tuple):
+        return value
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, str):
+            parent[key] = scrub(item)
+        elif isinstance(item, dict):
+            copy: dict[Any, Any] = {}
+            parent[key] = copy
+            for k, v in item.items():
+                new_key = scrub(k) if isinstance(k, str) else k
+                copy[new_key] = None
+                stack.append((v, copy, new_key))
+        elif isinstance(item, list | tuple):
+            items: list[Any] = [None] * len(item)
+            parent[key] = items  # tuples become lists
+            for index, v in enumerate(item):
+                stack.append((v, items, index))
+        else:
+            parent[key] = item
+    result = root[0]
+    if isinstance(value, tuple):
+        return tuple(result)
+    return result
+
+
+def scrub_report(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """Scrub a report in place: its failure text, captured sections and user properties.
+
+    Runs where the report is made (in the xdist worker that ran the test), so secrets that
+    process learnt are scrubbed before the report travels anywhere.
+    """
+    if _pattern() is None:
+        return
+    sections = [(scrub(name), scrub(text)) for name, text in report.sections]
+    if sections != report.sections:
+        report.sections[:] = sections
+    if isinstance(report, pytest.TestReport):
+        report.user_properties[:] = [
+            (k, scrub(v) if isinstance(v, str) else v) for k, v in report.user_properties
+        ]
+    longrepr = report.longrepr
+    if longrepr is None:
+        return
+    if isinstance(longrepr, str):
+        report.longrepr = scrub(longrepr)
+        return
+    if isinstance(longrepr, tuple):
+        report.longrepr = tuple(scrub(v) if isinstance(v, str) else v for v in longrepr)  # type: ignore[assignment]
+        return
+    text = str(longrepr)
+    if scrub(text) == text:
+        return
+    data = scrub_obj(report._to_json())
+    clean = type(report)._from_json(data)
+    report.longrepr = clean.longrepr
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a report file, scrubbed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(scrub(text), encoding="utf-8")
+
+
+def scrub_file(path: Path) -> bool:
+    """Scrub one file in place; True if it held a secret."""
+    try:
+        if path.stat().st_size > _MAX_SCRUBBED_FILE:
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    cleaned = scrub_bytes(data)
+    if cleaned == data:
+        return False
+    tmp = path.with_name(path.name + ".scrub")
+    tmp.write_bytes(cleaned)
+    tmp.replace(path)
+    return True
+
+
+def scrub_tree(folder: Path) -> list[Path]:
+    """Scrub every file under ``folder``; the files that held a secret."""
+    if _pattern() is None or not folder.is_dir():
+        return []
+    return [p for p in sorted(folder.rglob("*")) if p.is_file() and scrub_file(p)]
+
+
+# -- writers we do not own -------------------------------------------------------------------
+
+
+def install_allure_scrubbing() -> None:
+    """Make allure-pytest's file writer scrub every result, container and attachment."""
+    try:
+        from allure_commons import logger
+    except ImportError:  # allure-pytest not installed: nothing writes Allure results
+        return
+    cls: Any = logger.AllureFileLogger
+    if getattr(cls, "_conformance_scrubbing", False):
+        return
+    import json
+    import os
+    import uuid
+
+    from attr import asdict
+
+    def _report_item(self: Any, item: Any) -> None:
+        filename = item.file_pattern.format(prefix=uuid.uuid4())
+        data = scrub_obj(asdict(item, filter=lambda _, v: v or v is False))
+        tmp = self._report_dir / f"{filename}.tmp"
+        with open(tmp, "w", encoding="utf8") as handle:
+            json.dump(data, handle, ensure_ascii=False)
+        os.replace(tmp, self._report_dir / filename)
+
+    original_file = cls.report_attached_file
+    original_data = cls.report_attached_data
+
+    def report_attached_data(self: Any, body: Any, file_name: str) -> None:
+        if isinstance(body, str):
+            body = scrub(body)
+        elif isinstance(body, bytes):
+            body = scrub_bytes(body)
+        original_data(self, body, file_name)
+
+    def report_attached_file(self: Any, source: Any, file_name: str) -> None:
+        original_file(self, source, file_name)
+        scrub_file(self._report_dir / file_name)
+
+    # keep the pluggy markers of the original hook implementations
+    for name, new in (
+        ("report_attached_data", report_attached_data),
+        ("report_attached_file", report_attached_file),
+    ):
+        old = getattr(cls, name)
+        new.__dict__.update(getattr(old, "__dict__", {}))
+        setattr(cls, name, new)
+    cls._report_item = _report_item
+    cls._conformance_scrubbing = True
+
+
+class _ScrubbingFile:
+    """A text stream that scrubs what is written through it."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self._wrapped = wrapped
+
+    def write(self, text: str) -> int:
+        self._wrapped.write(scrub(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._wrapped, name)
+
+
+def install_terminal_scrubbing(config: pytest.Config) -> None:
+    """Scrub everything pytest's terminal writer prints (the console)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    writer = getattr(reporter, "_tw", None)
+    if writer is None or isinstance(getattr(writer, "_file", None), _ScrubbingFile):
+        return
+    writer._file = _ScrubbingFile(writer._file)
+
+
+def scrub_lines(lines: Iterable[str]) -> list[str]:
+    return [scrub(line) for line in lines]

@@ -1,0 +1,100 @@
+"""The client against a hostile target: every malformed answer is a clause failure (never a
+raw Python exception), every request ends by its total deadline, no secret in the evidence."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient
+from conformance.evidence import Redactor
+from conformance.failures import ConformanceFailure
+from conformance.profile import Credentials
+from conformance.schemas import default_registry
+from conformance.secrets import register_basic_credentials
+
+from .server import MALFORMED_MODES, HostileTarget
+
+SECRET = "hostile-client-secret-0123456789"
+CLIENT_ID = "tok_hostile"
+RAW_EXCEPTIONS = (
+    "RecursionError", "AttributeError", "TypeError", "IndexError", "OverflowError",
+    "KeyError", "ValueError", "UnicodeDecodeError", "JSONDecodeError", "Traceback",
+)  # fmt: skip
+DEADLINE_S = 0.5
+# a bound far above the deadline (slow CI), far below what a per-read timeout would allow
+BOUND_S = 8.0
+
+
+def make_client(base_url: str) -> TargetClient:
+    register_basic_credentials(CLIENT_ID, SECRET)
+    return TargetClient(
+        base_url=base_url,
+        credentials=Credentials(CLIENT_ID, SECRET),
+        timeout=DEADLINE_S,
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor((SECRET,)),
+    )
+
+
+def read_everything(client: TargetClient) -> str:
+    """What a test would read; the text of the failure, or '' when the answer passed."""
+    try:
+        response = client.get("/config")
+        response.json  # noqa: B018 - reading is the point
+        response.is_json  # noqa: B018
+    except ConformanceFailure as failure:
+        return str(failure)
+    return ""
+
+
+@pytest.mark.parametrize("mode", [*MALFORMED_MODES, "hang", "trickle", "reset", "echo"])
+def test_each_misbehaviour_is_a_clause_failure_within_the_deadline(mode):
+    with HostileTarget(mode) as target:
+        client = make_client(target.base_url)
+        started = time.monotonic()
+        message = read_everything(client)
+        elapsed = time.monotonic() - started
+        client.close()
+    assert elapsed < BOUND_S, f"{mode}: {elapsed:.1f} s"
+    for name in RAW_EXCEPTIONS:
+        assert name not in message, f"{mode}: {message}"
+    assert SECRET not in message
+    for exchange in client.log.take():
+        assert SECRET not in exchange.to_text()
+    if mode not in ("echo", "naive-date", "duplicate-date", "unexpected-key", "error-500",
+                    "retry-after-503", "empty-errors", "wrong-content-type"):  # fmt: skip
+        assert message.startswith(("Conventions", "§")), f"{mode}: {message!r}"
+
+
+def test_an_empty_200_where_a_resource_is_required_fails():
+    with HostileTarget("empty-200") as target:
+        client = make_client(target.base_url)
+        with pytest.raises(ConformanceFailure, match="must carry the resource"):
+            client.get("/config")
+
+
+def test_a_trickling_target_is_cut_at_the_total_deadline():
+    """One byte every 50 ms restarts a per-read timeout forever; the total deadline holds."""
+    with HostileTarget("trickle", trickle_interval=0.05) as target:
+        client = make_client(target.base_url)
+        started = time.monotonic()
+        with pytest.raises(ConformanceFailure, match="deadline"):
+            client.get("/config")
+        elapsed = time.monotonic() - started
+    assert elapsed < BOUND_S
+
+
+def test_consecutive_unanswered_requests_mark_the_target_down():
+    TARGET_HEALTH.reset()
+    try:
+        with HostileTarget("reset") as target:
+            client = make_client(target.base_url)
+            for _ in range(TARGET_HEALTH.limit):
+                with pytest.raises(ConformanceFailure):
+                    client.get("/config")
+        assert TARGET_HEALTH.down is not None and "in a row" in TARGET_HEALTH.down
+    finally:
+        TARGET_HEALTH.reset()

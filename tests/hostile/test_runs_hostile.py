@@ -1,0 +1,155 @@
+"""Whole `conformance run`s against a hostile target: each ends within its bound, says what
+it is (exit code and verdict), has clause failures only, and leaves no secret in any file.
+
+Bounds are generous ceilings (slow CI), far below what the misbehaviour would cost without
+the deadline, the preflight and the early stop.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from pathlib import Path
+from urllib.parse import quote, quote_plus
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from ..conformance_runs.runner import RunResult, conformance_run
+from .server import HostileTarget
+
+# secrets whose raw, base64, URL-encoded and JSON-escaped forms all differ
+CREDENTIALS = {
+    "": ("tok_hostile_primary", 'primary-Secret/with+"quotes"&<tags>=1'),
+    "second-": ("tok_hostile_second", "second-Secret/with+plus=and spaces 2"),
+    "production-": ("tok_hostile_prod", "production-Secret\\back'slash%3"),
+}
+RAW_EXCEPTIONS = (
+    "RecursionError", "AttributeError", "TypeError", "IndexError", "OverflowError",
+    "KeyError", "UnicodeDecodeError", "JSONDecodeError", "Traceback",
+)  # fmt: skip
+EXIT_FAILED, EXIT_NOT_RUN = 1, 3
+
+
+def public_key_pem() -> str:
+    key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    return key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode()
+
+
+def flags(target: HostileTarget, *extra: str) -> list[str]:
+    args = [f"--target-url={target.base_url}", f"--webhook-public-key={public_key_pem()}"]
+    for prefix, (client_id, secret) in CREDENTIALS.items():
+        args += [f"--{prefix}client-id={client_id}", f"--{prefix}client-secret={secret}"]
+    return [*args, "--request-timeout=1", "--webhook-timeout=1", *extra]
+
+
+def secret_forms() -> dict[str, str]:
+    """Each secret in each form an artefact could hold it."""
+    forms: dict[str, str] = {}
+    for client_id, secret in CREDENTIALS.values():
+        basic = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+        forms |= {
+            f"raw {client_id}": secret,
+            f"base64 {client_id}": base64.b64encode(secret.encode()).decode(),
+            f"basic token {client_id}": basic,
+            f"url-encoded {client_id}": quote(secret, safe=""),
+            f"form-encoded {client_id}": quote_plus(secret),
+            f"json-escaped {client_id}": json.dumps(secret)[1:-1],
+        }
+    return forms
+
+
+def leaks(report_dir: Path) -> list[str]:
+    found = []
+    for path in sorted(report_dir.rglob("*")):
+        if not path.is_file():
+            continue
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        found += [f"{name} in {path.name}" for name, form in secret_forms().items() if form in text]
+    return found
+
+
+def timed_run(tmp_path: Path, target: HostileTarget, *extra: str) -> tuple[RunResult, float]:
+    started = time.monotonic()
+    result = conformance_run(tmp_path, *flags(target, *extra), timeout=300)
+    return result, time.monotonic() - started
+
+
+def raw_exceptions(result: RunResult) -> list[str]:
+    texts = [f["message"] for f in result.summary.get("failures", [])]
+    junit = result.report_dir / "junit.xml"
+    if junit.exists():
+        # the failure messages junit carries (its bodies hold tracebacks of suite code too)
+        import xml.etree.ElementTree as ET
+
+        for element in ET.parse(junit).iter():
+            if element.tag in ("failure", "error"):
+                texts.append(element.get("message", ""))
+    return [f"{name}: {text[:300]}" for text in texts for name in RAW_EXCEPTIONS if name in text]
+
+
+@pytest.mark.parametrize("mode", ["hang", "trickle", "reset", "garbage"])
+def test_a_target_that_never_answers_stops_the_run_at_preflight(tmp_path, mode):
+    with HostileTarget(mode) as target:
+        result, elapsed = timed_run(tmp_path, target)
+    assert result.code == EXIT_NOT_RUN, result.output[-3000:]
+    assert result.summary["verdict"] == "not_run"
+    assert "--target-url" in result.summary["incomplete_reason"]
+    assert "PASSED" not in (tmp_path / "summary.md").read_text()
+    assert elapsed < 30, f"{mode}: {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("mode", ["refuse-later", "hang"])
+def test_a_target_that_stops_answering_mid_run_ends_it_early(tmp_path, mode):
+    # the preflight's request is answered; every later one is refused, or hangs
+    with HostileTarget(mode, healthy_first=1) as target:
+        result, elapsed = timed_run(tmp_path, target, "--parts=auth,errors,versioning")
+    assert result.code == EXIT_NOT_RUN, result.output[-3000:]
+    summary = result.summary
+    assert summary["verdict"] == "not_run"
+    assert "stopped answering" in summary["incomplete_reason"]
+    assert summary["not_run"] > 0
+    markdown = (tmp_path / "summary.md").read_text()
+    assert "INCOMPLETE" in markdown and "PASSED" not in markdown
+    assert elapsed < 60, f"{mode}: {elapsed:.1f} s"
+
+
+def test_malformed_answers_are_clause_failures_only(tmp_path):
+    with HostileTarget("mixed", healthy_first=1) as target:
+        result, elapsed = timed_run(tmp_path, target, "--parts=auth,errors,versioning")
+    assert result.code == EXIT_FAILED, result.output[-3000:]
+    assert result.summary["totals"]["failed"] + result.summary["totals"]["errors"] > 0
+    assert raw_exceptions(result) == []
+    assert leaks(tmp_path) == []
+    assert elapsed < 120, f"{elapsed:.1f} s"
+
+
+def test_an_echoing_target_leaves_no_secret_in_any_file(tmp_path):
+    """Every request echoed back in HTML, JSON error messages, headers, URL-encoded and
+    base64; the whole suite runs; no file of the run holds any secret in any form."""
+    with HostileTarget("echo") as target:
+        result, elapsed = timed_run(tmp_path, target)
+        # the target echoed every credential (so the scan below means something)
+        headers = " ".join(r.headers.get("authorization", "") for r in target.received)
+    for client_id, secret in CREDENTIALS.values():
+        assert base64.b64encode(f"{client_id}:{secret}".encode()).decode() in headers
+    assert result.code == EXIT_FAILED, result.output[-3000:]
+    assert leaks(tmp_path) == []
+    assert not any(form in result.output for form in secret_forms().values())
+    assert raw_exceptions(result) == []
+    assert len(list((tmp_path / "allure-results").iterdir())) > 100
+    assert elapsed < 240, f"{elapsed:.1f} s"
+
+
+def test_a_webhook_flood_does_not_break_the_run(tmp_path):
+    with HostileTarget("flood") as target:
+        result, elapsed = timed_run(tmp_path, target, "--parts=webhooks")
+        flooded = target.flooded
+    assert result.code in (EXIT_FAILED, 0), result.output[-3000:]
+    assert flooded > 0
+    assert raw_exceptions(result) == []
+    assert elapsed < 120, f"{elapsed:.1f} s"
