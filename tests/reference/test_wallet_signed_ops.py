@@ -267,3 +267,41 @@ def test_other_quotes_execute_without_a_signature(client: httpx.Client) -> None:
     destination = external(client, holder.id)["id"]
     created = quote(client, holder.account_id("USD"), destination)
     assert client.post(f"/quotes/{created['id']}/execute").status_code == 200
+
+
+def test_unsigned_first_calls_change_nothing(client: httpx.Client, enclave: str) -> None:
+    owner = wallet(client, enclave)
+    account = wallet_account(client, owner.customer_id)
+    first_calls = [
+        ("DELETE", f"/auth/sessions/{owner.session['id']}", None),
+        ("DELETE", f"/auth/credentials/{owner.credential['id']}", None),
+        (
+            "POST",
+            f"/internal-accounts/{account['id']}/export",
+            {"targetPublicKey": pub_hex(new_key())},
+        ),
+        ("PATCH", f"/internal-accounts/{account['id']}", {"privateEnabled": True}),
+    ]
+    for method, path, body in first_calls:
+        answer = _first(client, method, path, body)
+        assert set(answer) == {"payloadToSign", "requestId"}
+    assert wallet_account(client, owner.customer_id)["privateEnabled"] is False
+    assert client.post(f"/auth/credentials/{owner.credential['id']}/challenge").status_code == 200
+    # the session still signs: it was not revoked
+    response = signed(
+        client, "PATCH", f"/internal-accounts/{account['id']}", owner.key, {"privateEnabled": True}
+    )
+    assert response.status_code == 200, response.text
+
+
+def test_another_platform_cannot_touch_the_wallet(
+    client: httpx.Client, second_client: httpx.Client, enclave: str
+) -> None:
+    owner = wallet(client, enclave)
+    account = wallet_account(client, owner.customer_id)
+    assert second_client.delete(f"/auth/sessions/{owner.session['id']}").status_code == 404
+    assert second_client.delete(f"/auth/credentials/{owner.credential['id']}").status_code == 404
+    patch = second_client.patch(
+        f"/internal-accounts/{account['id']}", json={"privateEnabled": True}
+    )
+    assert patch.status_code == 404
