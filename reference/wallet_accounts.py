@@ -70,10 +70,9 @@ def export_wallet(request: ApiRequest) -> Response:
         account = _wallet(request)
         if account.account_type != EMBEDDED_WALLET or account.customer_id is None:
             raise ApiError(409, "NOT_EMBEDDED_WALLET", f"{account.id} is not an embedded wallet")
-        if not (
-            request.services.settings.has_fault("wallet-export-unsigned")
-            and not signatures.is_signed_retry(request)
-        ):
+        # `wallet-export-unsigned`: a call without the two headers exports at once
+        unsigned_ok = request.services.settings.has_fault("wallet-export-unsigned")
+        if signatures.is_signed_retry(request) or not unsigned_ok:
             challenge = _signed_or_202(request, operation, account.customer_id)
             if challenge is not None:
                 return challenge

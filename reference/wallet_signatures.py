@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse
 
 from reference import wallet_crypto, wallet_store
 from reference.clock import iso, parse_iso, utc_now
-from reference.db import from_json, to_json
+from reference.db import Database, from_json, to_json
 from reference.errors import Unauthorized
 from reference.routing import ApiRequest
 from reference.settings import ServerSettings
@@ -95,12 +95,15 @@ class Authorized:
 
 def _check_signer(
     settings: ServerSettings,
-    db: Any,
+    db: Database,
     customer_id: str,
     signer_key: str | None,
     payload: str,
     signature: str,
 ) -> None:
+    """Accept the signature, or 401 naming why: the request id's own key when it names one
+    (the OTP retry's TEK key), else any unexpired session key of the customer that is
+    neither revoked itself nor of a revoked credential."""
     if signature == LEGACY_SIGNATURE and not settings.has_fault("wallet-legacy-literal-refused"):
         return
     if settings.has_fault("wallet-signature-unchecked"):
