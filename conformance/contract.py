@@ -23,6 +23,7 @@ from conformance import INTERFACE_VERSION
 
 __all__ = [
     "ENDPOINTS",
+    "RESOURCE_STATUSES",
     "WALLET_SIGNED",
     "Endpoint",
     "SchemaRef",
@@ -67,13 +68,19 @@ class Endpoint:
         return f"§4 {self.section} — {self.method} {self.template}"
 
     @property
-    def literal_segments(self) -> int:
-        """How many path segments are fixed words (more wins when two templates match)."""
-        return sum(1 for s in self.template.split("/") if s and not s.startswith("{"))
+    def literal_rank(self) -> tuple[int, ...]:
+        """1 per fixed word, 0 per placeholder, segment by segment: of two templates that
+        match one path the higher wins, so a literal segment beats a parameter at the first
+        place they differ (``/customers/external-accounts`` over ``/customers/{customerId}``)."""
+        return tuple(0 if s.startswith("{") else 1 for s in self.template.split("/") if s)
+
+    def matches_path(self, path: str) -> bool:
+        """Whether a normalised request path falls on this endpoint's template."""
+        return self._pattern.match(path) is not None
 
     def matches(self, method: str, path: str) -> bool:
         """Whether a normalised request path and method fall on this endpoint."""
-        return method == self.method and self._pattern.match(path) is not None
+        return method == self.method and self.matches_path(path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +210,8 @@ WALLET_SIGNED: frozenset[tuple[str, str]] = frozenset(
     }
 )
 _SIGNATURE_CHALLENGE = "wallet-signature-challenge"
+# The statuses whose body is the endpoint's resource; other 2xx bodies are not shown.
+RESOURCE_STATUSES = frozenset({200, 201})
 
 
 def normalize_path(path: str) -> str:
@@ -225,11 +234,17 @@ def normalize_path(path: str) -> str:
 
 
 def match_endpoint(method: str, path: str) -> Endpoint | None:
-    """The endpoint a request falls on; fixed words beat placeholders (``/customers/agreements``
-    is not ``/customers/{customerId}``)."""
+    """The endpoint a request falls on: first the path template, whatever the method, with
+    fixed words beating placeholders (``/customers/agreements`` is not
+    ``/customers/{customerId}``); then the method on that template. A method the template
+    does not declare falls on no endpoint, so ``GET /customers/external-accounts`` is never
+    read as ``GET /customers/{customerId}``."""
     verb, route = method.upper(), normalize_path(path)
-    matches = [e for e in ENDPOINTS if e.matches(verb, route)]
-    return max(matches, key=lambda e: e.literal_segments, default=None)
+    on_path = [e for e in ENDPOINTS if e.matches_path(route)]
+    if not on_path:
+        return None
+    best = max(e.literal_rank for e in on_path)
+    return next((e for e in on_path if e.literal_rank == best and e.method == verb), None)
 
 
 def _error_ref(verb: str, route: str, status: int, body: object) -> SchemaRef:
@@ -248,8 +263,11 @@ def _error_ref(verb: str, route: str, status: int, body: object) -> SchemaRef:
 def response_schema(method: str, path: str, status: int, body: object) -> SchemaRef | None:
     """The schema a response must follow, or ``None`` when the interface shows no shape.
 
-    2xx responses (other than 204) of a mapped endpoint follow its resource schema; 4xx and
-    5xx responses of any path follow an error schema chosen by status and ``code``.
+    Chosen by method, path template (literal segments before parameters, see
+    :func:`match_endpoint`) and status: 200 and 201 of a mapped endpoint follow its resource
+    schema; a 202 of a wallet-signed endpoint follows the signature challenge and any other
+    202 no schema; 4xx and 5xx responses of any path follow an error schema chosen by status
+    and ``code``.
     """
     verb = method.upper()
     endpoint = match_endpoint(verb, path)
@@ -259,8 +277,8 @@ def response_schema(method: str, path: str, status: int, body: object) -> Schema
     if status == 202 and endpoint is not None and (verb, endpoint.template) in WALLET_SIGNED:
         clause = f"§5 Authentication — embedded wallet, item 4 (202 on {verb} {endpoint.template})"
         return SchemaRef(_SIGNATURE_CHALLENGE, False, endpoint.template, clause, verb)
-    if endpoint is None or endpoint.response is None or not 200 <= status < 300 or status == 204:
-        return None
+    if endpoint is None or endpoint.response is None or status not in RESOURCE_STATUSES:
+        return None  # a 202 (accepted, or a challenge) is never the resource
     return SchemaRef(endpoint.response, endpoint.is_list, endpoint.template, endpoint.clause, verb)
 
 

@@ -365,3 +365,54 @@ def test_a_202_on_a_wallet_signed_endpoint_is_the_signature_challenge(method, pa
     assert ref.clause.startswith("§5 Authentication")
     done = contract.response_schema(method, path, 200, {})
     assert (done.name if done else None) == resource
+
+
+# -- schema choice by method, path template and status (no false failures where the
+#    interface is open) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "template"),
+    [
+        ("GET", "/customers/external-accounts", None),  # not GET /customers/{customerId}
+        ("PATCH", "/customers/agreements", None),
+        ("POST", "/customers/external-accounts", "/customers/external-accounts"),
+        ("GET", "/customers/agreements", "/customers/agreements"),
+        ("GET", "/customers/Customer:1", "/customers/{customerId}"),
+        (
+            "GET",
+            "/2025-10-13/customers/internal-accounts?customerId=x",
+            "/customers/internal-accounts",
+        ),
+        ("DELETE", "/customers/Customer:1", None),
+        ("GET", "/internal-accounts/InternalAccount:1", None),
+    ],
+)
+def test_the_path_template_is_chosen_before_the_method(method, path, template):
+    endpoint = contract.match_endpoint(method, path)
+    assert (endpoint.template if endpoint else None) == template
+
+
+def test_literal_segments_beat_parameters_at_the_first_difference():
+    literal = contract.Endpoint("GET", "/a/b/{x}", "s", None)
+    parameter = contract.Endpoint("GET", "/a/{y}/c", "s", None)
+    assert literal.literal_rank > parameter.literal_rank
+
+
+def test_an_undeclared_path_is_validated_by_no_resource_schema():
+    assert contract.response_schema("GET", "/customers/external-accounts", 200, {}) is None
+    error = contract.response_schema("GET", "/customers/external-accounts", 404, {})
+    assert error is not None and error.name == "errors/error"
+
+
+@pytest.mark.parametrize("status", [202, 203, 206])
+def test_only_200_and_201_answers_follow_the_resource_schema(status):
+    assert contract.response_schema("POST", "/quotes", status, {}) is None
+    assert contract.response_schema("POST", "/quotes", 201, {}).name == "quote"
+    assert contract.response_schema("GET", "/config", 200, {}).name == "platform-config"
+
+
+def test_a_202_challenge_on_patch_internal_account_is_not_the_internal_account():
+    body = {"payloadToSign": '{"operation":"PATCH /internal-accounts/x"}', "requestId": "r-1"}
+    ref = contract.response_schema("PATCH", "/internal-accounts/InternalAccount:1", 202, body)
+    assert ref is not None and ref.name != "internal-account"

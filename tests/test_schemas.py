@@ -1197,3 +1197,57 @@ def test_bad_documents_are_reported_with_their_file(
 def test_an_empty_folder_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SchemaLoadError, match="no schema documents"):
         SchemaRegistry.load(tmp_path)
+
+
+# -- open where the interface is open, closed where it states a rule ----------------------
+
+
+def test_an_error_constraint_may_be_an_object(registry: SchemaRegistry) -> None:
+    """§7 says only "a machine-readable constraint": the published examples use objects."""
+    entry = {"field": "remittanceInformation", "constraint": {"name": "maxLength", "value": 80}}
+    body = {"status": 400, "code": "INVALID_INPUT", "message": "m", "details": {"errors": [entry]}}
+    assert registry.violations("errors/error-400", body) == []
+
+
+@pytest.mark.parametrize("fixed", [25, {"amount": 25, "currency": USD}])
+def test_a_fee_config_fixed_amount_is_an_integer_or_a_money_object(
+    registry: SchemaRegistry, fixed: Any
+) -> None:
+    config = {
+        "id": rid("PlatformConfig"),
+        "feeConfigs": [{"sourceCurrency": "USD", "fixedFee": fixed}],
+    }
+    assert registry.violations("platform-config", config) == []
+    config["feeConfigs"][0]["fixedFee"] = -1
+    assert _paths_and_keywords(registry.violations("platform-config", config))
+
+
+def test_a_completed_transaction_carries_no_failure_reason(registry: SchemaRegistry) -> None:
+    done = {"id": rid("Transaction"), "status": "COMPLETED", "failureReason": None}
+    assert registry.violations("transaction", done) == []
+    assert (
+        registry.violations("transaction", {k: v for k, v in done.items() if k != "failureReason"})
+        == []
+    )
+    stale = {**done, "failureReason": "PAYOUT_RETURNED"}
+    [problem] = registry.violations("transaction-list-item", stale)
+    assert problem.path == "failureReason"
+    assert registry.clause("transaction-list-item") == "§2 Resources and their fields — Transaction"
+
+
+@pytest.mark.parametrize("instructions", [None, [], "missing"])
+def test_a_pending_just_in_time_quote_carries_instructions(
+    registry: SchemaRegistry, instructions: Any
+) -> None:
+    source = {"sourceType": "REALTIME_FUNDING", "customerId": rid("Customer"), "currency": "EUR"}
+    quote: dict[str, Any] = {"id": rid("Quote"), "status": "PENDING", "source": source}
+    if instructions != "missing":
+        quote["paymentInstructions"] = instructions
+    [problem] = registry.violations("quote", quote)
+    assert "paymentInstructions" in f"{problem.path} {problem.message}"
+    challenged = {
+        **quote,
+        "status": "PENDING_AUTHORIZATION",
+        "scaChallenge": {"id": rid("ScaChallenge")},
+    }
+    assert registry.violations("quote", challenged) == []  # withheld while challenged

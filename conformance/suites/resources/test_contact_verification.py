@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.failures import check
+from conformance.onboarding import contact_channels
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
@@ -23,10 +24,10 @@ def test_contact_verification_holds_channels_as_pending_or_verified(onboarding):
         shown = customer.get("contactVerification")
         if shown is None:
             continue
+        # the object is not closed: other keys a target adds are not channels
         check(
             isinstance(shown, dict)
-            and set(shown) <= {"email", "phone"}
-            and all(v in ("PENDING", "VERIFIED") for v in shown.values()),
+            and all(v in ("PENDING", "VERIFIED") for v in contact_channels(customer).values()),
             CLAUSE,
             "contactVerification is an object with optional keys email and phone, each "
             "PENDING or VERIFIED",
@@ -38,7 +39,7 @@ def test_contact_verification_holds_channels_as_pending_or_verified(onboarding):
 @pytest.mark.requirement("CONTACT-VERIFICATION-ONLY-REQUIRED-CHANNELS")
 def test_a_channel_listed_in_contact_verification_can_be_verified(onboarding):
     customer = onboarding.customer_needing()
-    for channel in customer["contactVerification"]:
+    for channel in contact_channels(customer):
         response = onboarding.send_code(customer["id"], channel)
         check(
             200 <= response.status < 300,
@@ -55,7 +56,7 @@ def test_a_channel_listed_in_contact_verification_can_be_verified(onboarding):
 def test_without_contact_verification_a_link_is_issued(onboarding):
     for _, body in onboarding.contact_candidates():
         customer = onboarding.create(body)
-        if customer.get("contactVerification"):
+        if contact_channels(customer):
             continue
         response = onboarding.kyc_link(customer["id"])
         check(

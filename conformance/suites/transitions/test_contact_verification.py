@@ -11,7 +11,7 @@ import pytest
 
 from conformance.assertions import assert_status
 from conformance.failures import check
-from conformance.onboarding import wrong_code
+from conformance.onboarding import contact_channels, wrong_code
 
 pytestmark = [
     pytest.mark.resource("Customer"),
@@ -37,7 +37,7 @@ def send(onboarding, customer, channel):
 
 
 def channel_state(onboarding, customer, channel):
-    return (onboarding.get(customer["id"]).get("contactVerification") or {}).get(channel)
+    return contact_channels(onboarding.get(customer["id"])).get(channel)
 
 
 @pytest.mark.requirement("CONTACT-VERIFICATION-CONFIRM", "CONTACT-VERIFY-SEND")
@@ -91,7 +91,7 @@ def test_a_wrong_code_leaves_the_channel_pending(onboarding, adapter, advisory, 
 @pytest.mark.requirement("KYC-LINK-CONTACT-UNVERIFIED-409", "CONTACT-VERIFICATION-CONFIRM")
 def test_a_kyc_link_is_issued_once_every_present_channel_is_verified(onboarding, adapter):
     customer = onboarding.customer_needing()
-    states = customer.get("contactVerification") or {}
+    states = contact_channels(customer)
     channels = sorted(c for c, state in states.items() if state == "PENDING")
     for channel in channels:
         assert_status(
