@@ -42,6 +42,7 @@ from reference import (
 )
 from reference.auth import BasicAuthMiddleware
 from reference.errors import EXCEPTION_HANDLERS
+from reference.method_routing import method_routes
 from reference.payout_scenarios import SlowSettler
 from reference.services import Services
 
@@ -95,7 +96,7 @@ def create_app(services: Services) -> Starlette:
 
     api = Mount(
         services.settings.base_path,
-        routes=[route for routes in ROUTERS for route in routes],
+        routes=method_routes([route for routes in ROUTERS for route in routes]),
         middleware=[Middleware(BasicAuthMiddleware, services=services)],
     )
     # Hosted pages are opened by end users in a browser: outside the API, no credentials.
