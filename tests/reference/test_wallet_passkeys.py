@@ -100,6 +100,7 @@ def test_registration_and_login(client: httpx.Client, sandbox: RunningSandbox) -
         ({"origin": "https://evil.example"}, "origin mismatch"),
         ({"rp_id": "evil.example"}, "rp id mismatch"),
         ({"sent_challenge": b"other challenge"}, "challenge mismatch"),
+        ({"flags": 0x44}, "user not present"),
     ],
 )
 def test_registration_refusals(client: httpx.Client, change: dict[str, Any], reason: str) -> None:

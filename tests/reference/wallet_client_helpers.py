@@ -120,12 +120,12 @@ class SoftAuthenticator:
         )
 
     def attestation(
-        self, challenge: bytes, origin: str = ORIGIN, rp_id: str = RP_ID
+        self, challenge: bytes, origin: str = ORIGIN, rp_id: str = RP_ID, flags: int = 0x45
     ) -> dict[str, str]:
         client = {"type": "webauthn.create", "challenge": b64url(challenge), "origin": origin}
         auth = (
             hashlib.sha256(rp_id.encode()).digest()
-            + bytes([0x45])
+            + bytes([flags])
             + self.counter.to_bytes(4, "big")
             + bytes(16)
             + len(self.credential_id).to_bytes(2, "big")
