@@ -56,7 +56,7 @@ def _json_object(raw: object, what: str) -> dict[str, Any]:
         raise BundleProblem(f"{what} is neither a JSON string nor an object")
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BundleProblem(f"{what} is not JSON") from None
     if not isinstance(value, dict):
         raise BundleProblem(f"{what} is not a JSON object")

@@ -71,7 +71,9 @@ class WalletOperations:
         """The customer's EMBEDDED_WALLET internal account; skip when it has none (how one
         is opened is not shown; the reference opens it with the first credential)."""
         found = [
-            a for a in self.money.internal_accounts(customer_id) if a.get("type") == WALLET_TYPE
+            a
+            for a in self.money.internal_accounts(customer_id)
+            if a.get("type") == WALLET_TYPE and isinstance(a.get("id"), str) and a["id"]
         ]
         if not found:
             pytest.skip(
