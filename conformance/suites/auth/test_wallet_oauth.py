@@ -10,12 +10,14 @@ check still runs. Each wrong claim is its own test: refused with 401, no session
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from conformance.wallet_flows import item
 from conformance.wallet_keys import WalletKey
-from conformance.wallet_tokens import nonce_for
+from conformance.wallet_tokens import Identity, nonce_for
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 
@@ -42,14 +44,17 @@ def _now():
     return int(time.time())
 
 
-WRONG_CLAIMS = {
-    "unsupported iss": ({"iss": "https://unsupported.example"}, "iss is a supported issuer"),
-    "two-element aud": ("two-aud", "aud is a non-empty string or a one-element array"),
-    "empty aud": ({"aud": ""}, "aud is a non-empty string or a one-element array"),
-    "empty aud array": ({"aud": []}, "aud is a non-empty string or a one-element array"),
-    "exp in the past": ({"exp": "past"}, "exp is later than the request"),
-    "iat not a number": ({"iat": "recent"}, "iat is numeric"),
-    "sub missing": ({"sub": None}, "the token carries sub"),
+AUD_RULE = "aud is a non-empty string or a one-element array"
+# case -> (the claims changed, given the credential's identity; the rule broken)
+WRONG_CLAIMS: dict[str, tuple[Callable[[Identity], dict[str, Any]], str]] = {
+    "unsupported iss": (lambda i: {"iss": "https://unsupported.example"},
+                        "iss is a supported issuer"),
+    "two-element aud": (lambda i: {"aud": [i.aud, "another-audience"]}, AUD_RULE),
+    "empty aud": (lambda i: {"aud": ""}, AUD_RULE),
+    "empty aud array": (lambda i: {"aud": []}, AUD_RULE),
+    "exp in the past": (lambda i: {"exp": _now() - 120}, "exp is later than the request"),
+    "iat not a number": (lambda i: {"iat": "recent"}, "iat is numeric"),
+    "sub missing": (lambda i: {"sub": None}, "the token carries sub"),
 }  # fmt: skip
 
 
@@ -57,12 +62,7 @@ WRONG_CLAIMS = {
 @pytest.mark.parametrize("case", sorted(WRONG_CLAIMS))
 def test_a_token_with_one_claim_wrong_is_refused(embedded_wallet, oauth, case):
     changes, rule = WRONG_CLAIMS[case]
-    identity = oauth.identity
-    if changes == "two-aud":
-        changes = {"aud": [identity.aud, "another-audience"]}
-    elif changes.get("exp") == "past":
-        changes = {"exp": _now() - 120}
-    response = embedded_wallet.oauth_verify(oauth, WalletKey.generate(), **changes)
+    response = embedded_wallet.oauth_verify(oauth, WalletKey.generate(), **changes(oauth.identity))
     embedded_wallet.refused(
         response,
         item(3),
