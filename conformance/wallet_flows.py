@@ -238,6 +238,14 @@ class EmbeddedWallet(WalletOperations):
             observed=_seen(response),
             exchange=response.exchange,
         )
+        check(
+            "exportBundle" not in body and "encryptedSessionSigningKey" not in body,
+            item(4),
+            f"{what} without the wallet signature does not take effect: its 202 hands out no "
+            "export and no session key",
+            observed=sorted(body),
+            exchange=response.exchange,
+        )
         assert isinstance(payload, str) and isinstance(request_id, str)
         return payload, request_id
 
