@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conformance.agents import Agents
 from conformance.cards import Cards
 from conformance.client import TargetClient
 from conformance.customer_events import CustomerEvents
@@ -32,6 +33,7 @@ from conformance.wallet_format import wallet_format
 __all__ = [
     "adapter",
     "advisory",
+    "agents",
     "cards",
     "client",
     "config_lock",
@@ -247,6 +249,13 @@ def cards(client: TargetClient, money: Money, adapter: Adapter, profile: TargetP
     """Cards and their transactions through the adapter's card hooks (issuing and the
     network simulators are not shown); tests skip when a hook is missing."""
     return Cards(client, money, adapter.call, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def agents(client: TargetClient, adapter: Adapter) -> Agents:
+    """Agents and their bearer sessions through the adapter's agent hooks (agent creation
+    and device codes are not shown); tests skip when a hook is missing."""
+    return Agents(client, adapter.call)
 
 
 @pytest.fixture(scope="session")

@@ -92,6 +92,15 @@ def pytest_conformance_agent_device_code(profile: Any, customer_id: str) -> str 
 
 
 @hookspec(firstresult=True)
+def pytest_conformance_agent_forbidden_request(
+    profile: Any, customer_id: str
+) -> dict[str, Any] | None:
+    """A request about the customer that the policy of an agent made by
+    ``pytest_conformance_agent_device_code`` does not allow: ``{method, path, json?}`` with
+    ``path`` relative to the base URL (§4: agent policies are not shown)."""
+
+
+@hookspec(firstresult=True)
 def pytest_conformance_failing_account_number(profile: Any, currency: str) -> str | None:
     """Return an external account number whose payouts fail (§4: outcome of other suffixes
     not shown), so failure and refund flows can be walked. §4 applies an identifier's
@@ -225,6 +234,7 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_card_tokenize_body",
     "pytest_conformance_card_wallet_provider_key",
     "pytest_conformance_agent_device_code",
+    "pytest_conformance_agent_forbidden_request",
     "pytest_conformance_failing_account_number",
     "pytest_conformance_sweep_rule",
     "pytest_conformance_ownership_pending_account_number",

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 
 from reference import (
     adapter_accounts,
+    adapter_agents,
     adapter_cards,
     adapter_http,
     adapter_states,
@@ -61,6 +62,12 @@ pytest_conformance_card_merchant_return = adapter_cards.pytest_conformance_card_
 pytest_conformance_card_tokenize_body = adapter_cards.pytest_conformance_card_tokenize_body
 pytest_conformance_card_wallet_provider_key = (
     adapter_cards.pytest_conformance_card_wallet_provider_key
+)
+
+# Hooks for agents: a device code, a request outside the default policy.
+pytest_conformance_agent_device_code = adapter_agents.pytest_conformance_agent_device_code
+pytest_conformance_agent_forbidden_request = (
+    adapter_agents.pytest_conformance_agent_forbidden_request
 )
 
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")

@@ -13,6 +13,8 @@ from starlette.routing import BaseRoute, Mount
 from reference import (
     account_states,
     accounts_api,
+    agent_approvals,
+    agents,
     card_simulators,
     card_tokenize,
     cards,
@@ -40,6 +42,7 @@ from reference import (
     wallet_accounts,
     wallet_api,
 )
+from reference.agent_policy import AgentPolicyMiddleware
 from reference.auth import BasicAuthMiddleware
 from reference.errors import EXCEPTION_HANDLERS
 from reference.method_routing import method_routes
@@ -72,11 +75,13 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     jit.ROUTES,
     transfers_legacy.ROUTES,
     uma_incoming.ROUTES,
-    cards.ROUTES,
-    card_tokenize.ROUTES,
-    card_simulators.ROUTES,
     wallet_api.ROUTES,
     wallet_accounts.ROUTES,
+    cards.ROUTES,
+    agents.ROUTES,
+    agent_approvals.ROUTES,
+    card_tokenize.ROUTES,
+    card_simulators.ROUTES,
 )
 
 
@@ -97,7 +102,10 @@ def create_app(services: Services) -> Starlette:
     api = Mount(
         services.settings.base_path,
         routes=method_routes([route for routes in ROUTERS for route in routes]),
-        middleware=[Middleware(BasicAuthMiddleware, services=services)],
+        middleware=[
+            Middleware(BasicAuthMiddleware, services=services),
+            Middleware(AgentPolicyMiddleware, services=services),
+        ],
     )
     # Hosted pages are opened by end users in a browser: outside the API, no credentials.
     routes: list[BaseRoute] = [*hosted.ROUTES, api]

@@ -14,6 +14,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from reference import agent_auth
+from reference.agent_auth import AGENT_SCOPE_KEY
 from reference.errors import Unauthorized
 from reference.platforms import (
     PRIMARY,
@@ -91,5 +93,12 @@ class BasicAuthMiddleware:
         if scope["type"] == "http":
             header = Headers(scope=scope).get("authorization")
             # The lookup takes the database lock; keep it off the event loop.
-            scope[PLATFORM_SCOPE_KEY] = await run_in_threadpool(authenticate, self.services, header)
+            if agent_auth.is_bearer(header):  # an agent's access token (§5 HTTP Bearer)
+                assert header is not None
+                found = await run_in_threadpool(agent_auth.authenticate, self.services, header)
+                scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
+            else:
+                scope[PLATFORM_SCOPE_KEY] = await run_in_threadpool(
+                    authenticate, self.services, header
+                )
         await self.app(scope, receive, send)

@@ -436,6 +436,23 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "POST /sandbox/cards/{id}/simulate/return_reversal answers 200 and changes nothing"
             " (§4: simulates the reversal; §6: every card transaction state transition)"
         ),
+        # agents
+        "agent-redeem-no-access-token": (
+            "redeeming a device code answers the token as `token`, without accessToken"
+            " (§4: redeem returns accessToken)"
+        ),
+        "agent-bearer-any-customer": (
+            "an agent's bearer token reads and moves other customers' records"
+            " (§5 HTTP Bearer: bound to the agent's customer)"
+        ),
+        "agent-policy-ignored": (
+            "an agent's bearer token performs operations outside its policy"
+            " (§5 HTTP Bearer: subject to the agent's policy)"
+        ),
+        "agent-approve-ignored": (
+            "approving an agent-initiated transaction answers 200 and never carries it out"
+            " (§4 Quotes and transactions: POST /transactions/{id}/approve)"
+        ),
         # embedded wallet authentication (§5)
         "wallet-otp-any-code": (
             "any decrypted OTP code is accepted"

@@ -6,6 +6,7 @@ A module that owns tables exports ``SCHEMA``; add it here to have it created at 
 from __future__ import annotations
 
 from reference import (
+    agent_tables,
     card_tables,
     config_store,
     customer_tables,
@@ -29,6 +30,7 @@ STATEMENTS: tuple[str, ...] = (
     *sca_tables.SCHEMA,
     *limits_tables.SCHEMA,
     *rule_based_tables.SCHEMA,
-    *card_tables.SCHEMA,
     *wallet_tables.SCHEMA,
+    *card_tables.SCHEMA,
+    *agent_tables.SCHEMA,
 )

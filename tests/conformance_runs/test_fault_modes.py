@@ -409,6 +409,17 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "endpoints",
         ["test_return_reversal_simulates_the_reversal_of_a_posted_return"],
     ),
+    # agents (§4, §5 HTTP Bearer)
+    "agent-redeem-no-access-token": (
+        "endpoints",
+        ["test_redeeming_a_device_code_returns_an_access_token"],
+    ),
+    "agent-bearer-any-customer": ("auth", ["test_an_agent_token_reaches_its_own_customer_only"]),
+    "agent-policy-ignored": ("auth", ["test_an_operation_outside_the_agents_policy_is_refused"]),
+    "agent-approve-ignored": (
+        "endpoints",
+        ["test_an_agent_initiated_transaction_proceeds_once_approved"],
+    ),
     # embedded wallet authentication (§5 items 1 to 6)
     "wallet-otp-any-code": ("auth", ["test_a_wrong_otp_code_is_refused_with_invalid_otp_code"]),
     "wallet-otp-no-hpke": (

@@ -7,6 +7,7 @@ import base64
 import httpx
 import pytest
 
+from reference.agent_auth import REASON_UNKNOWN as REASON_UNKNOWN_AGENT_TOKEN
 from reference.auth import (
     REASON_BAD_BASE64,
     REASON_MISSING,
@@ -46,14 +47,23 @@ def test_missing_header_is_401(sandbox: RunningSandbox) -> None:
 @pytest.mark.parametrize(
     ("headers", "reason"),
     [
-        ({"Authorization": "Bearer abc"}, REASON_NOT_BASIC),
+        ({"Authorization": "Bearer abc"}, REASON_UNKNOWN_AGENT_TOKEN),  # agents use Bearer
+        ({"Authorization": "Token abc"}, REASON_NOT_BASIC),
         ({"Authorization": "Basic"}, REASON_NOT_BASIC),
         ({"Authorization": "Basic !!!not-base64!!!"}, REASON_BAD_BASE64),
         ({"Authorization": "Basic " + base64.b64encode(b"\xff\xfe").decode()}, REASON_BAD_BASE64),
         (basic(b"no-colon-here"), REASON_NO_COLON),
         (basic(b"tok_sbx_unknown:secret"), REASON_UNKNOWN_TOKEN),
     ],
-    ids=["bearer", "empty-basic", "bad-base64", "not-utf8", "no-colon", "unknown-token"],
+    ids=[
+        "bearer",
+        "other-scheme",
+        "empty-basic",
+        "bad-base64",
+        "not-utf8",
+        "no-colon",
+        "unknown-token",
+    ],
 )
 def test_malformed_or_unknown_credentials_are_401(
     sandbox: RunningSandbox, headers: dict[str, str], reason: str

@@ -15,6 +15,7 @@ import pytest
 from reference.faults import FAULTS
 
 from .accounts_fault_checks import ACCOUNTS_CHECKS
+from .agents_fault_checks import AGENT_CHECKS
 from .cards_fault_checks import CARD_CHECKS
 from .customer_helpers import (
     PDF,
@@ -71,9 +72,10 @@ CHECKS.update(SCA_CHECKS)  # strong customer authentication
 CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
 CHECKS.update(STATE_CHECKS)  # internal-account states: frozen, closed, failed
 CHECKS.update(PULL_CHECKS)  # pull-source scenarios and fee arithmetic
-CHECKS.update(CARD_CHECKS)  # cards: declines, reversals, returns, events, tokenize
 CHECKS.update(WALLET_CHECKS)  # embedded-wallet authentication
 CHECKS.update(MONEY_RULE_CHECKS)  # money rules broken on one path only
+CHECKS.update(CARD_CHECKS)  # cards: declines, reversals, returns, events, tokenize
+CHECKS.update(AGENT_CHECKS)  # agents: redeem, bearer binding and policy, approval
 
 
 def check(name: str) -> Callable[[Check], Check]:
