@@ -13,6 +13,7 @@ from conformance.cards import Cards
 from conformance.client import TargetClient
 from conformance.customer_events import CustomerEvents
 from conformance.evidence import Redactor
+from conformance.invitations import Invitations
 from conformance.locks import platform_lock
 from conformance.markers import ADVISORY_PROPERTY
 from conformance.money import Money
@@ -39,6 +40,7 @@ __all__ = [
     "config_lock",
     "customer_events",
     "embedded_wallet",
+    "invitations",
     "money",
     "onboarding",
     "ownership",
@@ -256,6 +258,12 @@ def agents(client: TargetClient, adapter: Adapter) -> Agents:
     """Agents and their bearer sessions through the adapter's agent hooks (agent creation
     and device codes are not shown); tests skip when a hook is missing."""
     return Agents(client, adapter.call)
+
+
+@pytest.fixture(scope="session")
+def invitations(adapter: Adapter) -> Invitations:
+    """Invitations created and claimed through the adapter's hooks (not shown)."""
+    return Invitations(adapter.call)
 
 
 @pytest.fixture(scope="session")

@@ -222,6 +222,21 @@ def pytest_conformance_wallet_format(profile: Any) -> dict[str, Any] | None:
     (ARCHITECTURE.md, "Embedded wallet authentication: the reference's choices")."""
 
 
+@hookspec(firstresult=True)
+def pytest_conformance_create_invitation(
+    profile: Any, inviter_customer_id: str
+) -> dict[str, Any] | None:
+    """Create an invitation from the customer; return the invitation record (§4: invitation
+    paths and bodies are not shown)."""
+
+
+@hookspec(firstresult=True)
+def pytest_conformance_claim_invitation(
+    profile: Any, invitation: dict[str, Any], customer_id: str
+) -> dict[str, Any] | None:
+    """Have the customer claim the invitation; return the invitation record after the claim."""
+
+
 ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_contact_verification_code",
     "pytest_conformance_complete_hosted_kyc",
@@ -235,6 +250,8 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_card_wallet_provider_key",
     "pytest_conformance_agent_device_code",
     "pytest_conformance_agent_forbidden_request",
+    "pytest_conformance_create_invitation",
+    "pytest_conformance_claim_invitation",
     "pytest_conformance_failing_account_number",
     "pytest_conformance_sweep_rule",
     "pytest_conformance_ownership_pending_account_number",

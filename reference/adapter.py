@@ -17,6 +17,7 @@ from reference import (
     adapter_agents,
     adapter_cards,
     adapter_http,
+    adapter_invitations,
     adapter_states,
     adapter_transfers,
 )
@@ -69,6 +70,10 @@ pytest_conformance_agent_device_code = adapter_agents.pytest_conformance_agent_d
 pytest_conformance_agent_forbidden_request = (
     adapter_agents.pytest_conformance_agent_forbidden_request
 )
+
+# Hooks for invitations: create one, have a customer claim it.
+pytest_conformance_create_invitation = adapter_invitations.pytest_conformance_create_invitation
+pytest_conformance_claim_invitation = adapter_invitations.pytest_conformance_claim_invitation
 
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")
 CHANNELS = ("email", "phone")

@@ -25,6 +25,7 @@ from reference import (
     external_accounts,
     hosted,
     incoming,
+    invitations,
     jit,
     kyc_links,
     limits,
@@ -80,6 +81,7 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     cards.ROUTES,
     agents.ROUTES,
     agent_approvals.ROUTES,
+    invitations.ROUTES,
     card_tokenize.ROUTES,
     card_simulators.ROUTES,
 )

@@ -453,6 +453,14 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "approving an agent-initiated transaction answers 200 and never carries it out"
             " (§4 Quotes and transactions: POST /transactions/{id}/approve)"
         ),
+        # invitations
+        "invitation-claim-no-event": (
+            "claiming an invitation fires no event (§6 Events: invitation claimed)"
+        ),
+        "invitation-claim-no-uma": (
+            "a claimed invitation carries no invitee UMA address"
+            " (§3 Invitation: the invitee UMA address is attached on claim)"
+        ),
         # embedded wallet authentication (§5)
         "wallet-otp-any-code": (
             "any decrypted OTP code is accepted"

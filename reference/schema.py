@@ -10,6 +10,7 @@ from reference import (
     card_tables,
     config_store,
     customer_tables,
+    invitation_tables,
     limits_tables,
     money_tables,
     outbox,
@@ -33,4 +34,5 @@ STATEMENTS: tuple[str, ...] = (
     *wallet_tables.SCHEMA,
     *card_tables.SCHEMA,
     *agent_tables.SCHEMA,
+    *invitation_tables.SCHEMA,
 )

@@ -420,6 +420,15 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "endpoints",
         ["test_an_agent_initiated_transaction_proceeds_once_approved"],
     ),
+    # invitations (§3 Invitation, §6 invitation claimed)
+    "invitation-claim-no-uma": (
+        "transitions",
+        ["test_a_claimed_invitation_is_claimed_with_the_invitees_uma_address"],
+    ),
+    "invitation-claim-no-event": (
+        "webhooks",
+        ["test_claiming_an_invitation_notifies_the_platform"],
+    ),
     # embedded wallet authentication (§5 items 1 to 6)
     "wallet-otp-any-code": ("auth", ["test_a_wrong_otp_code_is_refused_with_invalid_otp_code"]),
     "wallet-otp-no-hpke": (

@@ -32,6 +32,7 @@ from .customer_helpers import (
     submit,
     upload,
 )
+from .invitations_fault_checks import INVITATION_CHECKS
 from .limits_fault_checks import LIMIT_CHECKS
 from .money_helpers import (
     CONCURRENT,
@@ -76,6 +77,7 @@ CHECKS.update(WALLET_CHECKS)  # embedded-wallet authentication
 CHECKS.update(MONEY_RULE_CHECKS)  # money rules broken on one path only
 CHECKS.update(CARD_CHECKS)  # cards: declines, reversals, returns, events, tokenize
 CHECKS.update(AGENT_CHECKS)  # agents: redeem, bearer binding and policy, approval
+CHECKS.update(INVITATION_CHECKS)  # invitations: the claim's UMA address and event
 
 
 def check(name: str) -> Callable[[Check], Check]:

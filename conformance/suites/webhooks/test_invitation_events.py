@@ -1,0 +1,62 @@
+"""§6 Events — invitation claimed: claiming an invitation notifies the platform. Its type
+string and payload are not shown, so the event is any signed envelope delivered after the
+claim that mentions the invitation's id. Creating and claiming go through the adapter."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conformance.event_checks import (
+    check_event_envelopes,
+    check_event_signatures,
+    mentions_anywhere,
+)
+from conformance.failures import fail
+from conformance.invitations import CLAIM_HOOK, CREATE_HOOK
+from conformance.sink import SinkTimeout
+
+pytestmark = [
+    pytest.mark.resource("Invitation"),
+    pytest.mark.writes,
+    pytest.mark.adapter_hook(CREATE_HOOK),
+    pytest.mark.adapter_hook(CLAIM_HOOK),
+]
+
+CLAUSE = "§6 Events — invitation claimed"
+
+
+@pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
+def test_claiming_an_invitation_notifies_the_platform(
+    invitations, money, resource_events, advisory
+):
+    with money.stable_config():
+        inviter = money.approved_customer(["USD"])
+        invitee = money.approved_customer(["USD"])
+    invitation = invitations.create(inviter["id"])
+    mark = resource_events.mark()
+    invitations.claim(invitation, invitee["id"])
+    invitation_id = invitation["id"]
+    started = time.monotonic()
+    try:
+        events = resource_events.sink.wait_for_all(
+            lambda d: mentions_anywhere(d, invitation_id),
+            1,
+            timeout=resource_events.timeout,
+            description=f"an event about {invitation_id}",
+            after=mark,
+        )
+    except SinkTimeout:
+        fail(
+            CLAUSE,
+            "claiming an invitation fires the invitation-claimed event to the platform",
+            observed=f"no event mentioning {invitation_id} within "
+            f"{time.monotonic() - started:.1f} s of the claim",
+            hint="the event's type and payload are not shown; the suite looks for any event "
+            "whose data mentions the invitation's id",
+        )
+    check_event_envelopes(
+        resource_events.registry, events, "the claimed event is the signed envelope of §6"
+    )
+    check_event_signatures(resource_events.sink, advisory, events)

@@ -1,0 +1,48 @@
+"""Checks for the fault modes of invitations; ``test_faults`` adds them to its ``CHECKS``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from .money_helpers import approved
+from .reference_helpers import RunningSandbox, WebhookReceiver
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+INVITATION_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        INVITATION_CHECKS[name] = function
+        return function
+
+    return register
+
+
+def _claimed(client: httpx.Client) -> dict[str, Any]:
+    invitation = client.post("/invitations", json={}).json()
+    invitee = approved(client)
+    answer = client.post(f"/invitations/{invitation['id']}/claim", json={"customerId": invitee.id})
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+@check("invitation-claim-no-uma")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        claimed = _claimed(client)
+        assert claimed["status"] == "CLAIMED" and claimed["inviteeUmaAddress"] is None
+
+
+@check("invitation-claim-no-event")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        claimed = _claimed(client)
+        client.post("/sandbox/webhooks/test")  # a later delivery: the claim's would be earlier
+        deliveries = receiver.wait_for(lambda ds: any(d.json().get("test") for d in ds))
+        assert not [d for d in deliveries if claimed["id"] in d.body.decode()]
