@@ -36,7 +36,12 @@ from starlette.routing import Route
 EXTRA_KEY = "vendorExtension"
 EXTRA_VALUE = {"note": "a field the interface does not name"}
 USD = {"code": "USD", "name": "US Dollar", "symbol": "$", "decimals": 2}
-_HOP_HEADERS = {"content-length", "content-encoding", "transfer-encoding", "connection", "host"}
+# dropped when forwarding: recomputed by the proxy's own server (a second Date header would
+# be joined with the first into one value)
+_HOP_HEADERS = {
+    "content-length", "content-encoding", "transfer-encoding", "connection", "host", "date",
+    "server",
+}  # fmt: skip
 
 
 def rewrite(value: Any, *, fixed_fee_key: str = "fixedFee") -> Any:
