@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference import internal_accounts
+from reference import card_tables, internal_accounts
 from reference.clock import iso, utc_now
 from reference.db import Database
 from reference.errors import ApiError, FieldError, InvalidInput
@@ -107,6 +107,9 @@ def issue(request: ApiRequest) -> Response:
             field = FieldError(
                 "internalAccountId", "UNKNOWN_ACCOUNT", "an internal account of a customer"
             )
+            raise InvalidInput([field])
+        if card_tables.account_card_capabilities(account.account_type, account.customer_id) is None:
+            field = FieldError("internalAccountId", "CANNOT_FUND_CARD", "an INTERNAL_FIAT account")
             raise InvalidInput([field])
         if account.status != ACTIVE:
             raise ApiError(409, "ACCOUNT_NOT_ACTIVE", f"{account_id} is {account.status}")

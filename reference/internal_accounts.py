@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from reference import currencies, ledger, rule_based_tables, wallet_tables
+from reference import card_tables, currencies, ledger, rule_based_tables, wallet_tables
 from reference.clock import iso, utc_now
 from reference.db import Database
 
@@ -242,6 +242,9 @@ def render(db: Database, account: InternalAccount) -> dict[str, Any]:
         "createdAt": account.created_at,
         "updatedAt": account.updated_at,
     }
+    capabilities = card_tables.account_card_capabilities(account.account_type, account.customer_id)
+    if capabilities is not None:  # absent when the account cannot fund a card (§2)
+        body["cardCapabilities"] = capabilities
     if account.account_type == EMBEDDED_WALLET:  # the privacy flag exists only here (§2)
         body["privateEnabled"] = wallet_tables.private_enabled(db, account.id)
     return body

@@ -111,3 +111,17 @@ def test_tokenize_answers_a_jwe_to_the_provider_key(client: httpx.Client) -> Non
     assert client.post(f"/cards/{card['id']}/tokenize", json={}).status_code == 400
     key = client.get("/sandbox/cards/wallet-provider-key").json()
     assert "PRIVATE KEY" in key["privateKeyPem"]
+
+
+def test_internal_accounts_state_whether_they_fund_a_card(client: httpx.Client) -> None:
+    holder, _ = card_for(client)
+    usd = holder.accounts["USD"]
+    listed = client.get("/customers/internal-accounts", params={"customerId": holder.id}).json()
+    by_type = {(a["type"], a["currency"]): a for a in listed["data"]}
+    assert by_type[("INTERNAL_FIAT", "USD")]["cardCapabilities"] == {
+        "supportsDigitalWalletTokenization": True
+    }
+    assert "cardCapabilities" not in by_type[("INTERNAL_CRYPTO", "USDC")]
+    crypto = by_type[("INTERNAL_CRYPTO", "USDC")]["id"]
+    refused = client.post("/cards", json={"internalAccountId": crypto})
+    assert refused.status_code == 400 and usd["id"] != crypto

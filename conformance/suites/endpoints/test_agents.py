@@ -50,7 +50,10 @@ def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, cl
     executed = agent.request("POST", f"/quotes/{quote['id']}/execute")
     if not 200 <= executed.status < 300:
         pytest.skip(f"this agent may not execute its customer's quote ({executed.status})")
-    transaction_id = quote.get("transactionId") or (executed.json or {}).get("transactionId")
+    answered = executed.json if executed.content else None
+    transaction_id = quote.get("transactionId") or (
+        answered.get("transactionId") if isinstance(answered, dict) else None
+    )
     check(
         isinstance(transaction_id, str),
         "§2 Resources and their fields — Quote",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance import contract
 from conformance.card_events import PREFIX, wait_card_event
 from conformance.cards import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.failures import check
@@ -37,8 +38,7 @@ def test_a_merchant_return_shows_no_refunded_status_or_event(cards, request, adv
     purchase_id = cards.purchase(card, 1_000)
     cards.merchant_return(card, purchase_id, 1_000)
     listed = cards.client.get("/transactions", params={"cardId": card.id}, validate=False)
-    rows = listed.json.get("data") if isinstance(listed.json, dict) else listed.json
-    rows = [r for r in rows or [] if isinstance(r, dict)]
+    rows = [r for r in contract.list_items(listed.json) or [] if isinstance(r, dict)]
     check(
         all(r.get("status") != "REFUNDED" for r in rows),
         CLAUSE,
