@@ -14,8 +14,9 @@ from typing import Any
 
 from conformance.decoding import DecodeProblem, decode_json
 from conformance.redaction import REDACTED, scrub
+from conformance.secrets import register_one_time_code, register_secret
 
-__all__ = ["REDACTED", "Exchange", "Redactor", "build_curl"]
+__all__ = ["REDACTED", "Exchange", "Redactor", "build_curl", "learn_authorization", "learn_secrets"]
 
 BODY_LIMIT = 4000
 
@@ -47,6 +48,7 @@ _SECRET_KEYS = frozenset(
 )
 # In requests `code` carries one-time codes; in responses it is an error or currency code.
 _SECRET_REQUEST_KEYS = _SECRET_KEYS | {"code"}
+_ONE_TIME_KEYS = frozenset(("code", "otp", "otpcode", "otp_code"))
 _SECRET_HEADERS = frozenset(
     ("authorization", "proxy-authorization", "cookie", "set-cookie", "service-wallet-signature")
 )
@@ -65,6 +67,8 @@ class Redactor:
     def headers(self, headers: Iterable[tuple[str, str]]) -> dict[str, str]:
         redacted: dict[str, str] = {}
         for name, value in headers:
+            if name.lower() in ("authorization", "proxy-authorization"):
+                learn_authorization(value)
             if name.lower() in _SECRET_HEADERS:
                 scheme = value.split(" ", 1)[0] if " " in value else ""
                 redacted[name] = f"{scheme} {REDACTED}".strip()
@@ -81,11 +85,39 @@ class Redactor:
             text = raw[:BODY_LIMIT].decode("utf-8", errors="replace")
             suffix = "" if len(raw) <= BODY_LIMIT else f"... ({len(raw)} bytes)"
             return self.text(text) + suffix
+        learn_secrets(data, request=request)
         keys = _SECRET_REQUEST_KEYS if request else _SECRET_KEYS
         text = json.dumps(_mask(data, keys), indent=2, ensure_ascii=False)
         if len(text) > BODY_LIMIT:
             text = text[:BODY_LIMIT] + f"... ({len(text)} characters)"
         return self.text(text)
+
+
+def learn_secrets(value: Any, *, request: bool) -> None:
+    """Register, for redaction everywhere, the values a body holds under secret keys
+    (access tokens, private and session keys, OTP codes)."""
+    keys = _SECRET_REQUEST_KEYS if request else _SECRET_KEYS
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if isinstance(inner, str) and isinstance(key, str) and key.lower() in keys:
+                    if key.lower() in _ONE_TIME_KEYS:
+                        register_one_time_code(inner)
+                    else:
+                        register_secret(inner)
+                elif isinstance(inner, dict | list):
+                    stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(i for i in item if isinstance(i, dict | list))
+
+
+def learn_authorization(value: str) -> None:
+    """Register a bearer token (or any non-Basic credential) an Authorization header carries."""
+    scheme, _, credential = value.partition(" ")
+    if credential and scheme.lower() != "basic":
+        register_secret(credential.strip())
 
 
 def _mask(value: Any, keys: frozenset[str]) -> Any:

@@ -22,6 +22,7 @@ __all__ = ["OUTGOING", "STATUS_EVENTS", "PaymentEvents"]
 OUTGOING = "OUTGOING_PAYMENT."
 # OUTGOING_PAYMENT.<STATUS> events whose data is the transaction in that status (§6).
 STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
+FINAL_EVENTS = ("COMPLETED", "FAILED")
 TRANSITION_CLAUSE = "§3 Quote and transaction"
 EVENTS_CLAUSE = "§6 Events"
 
@@ -57,11 +58,22 @@ class PaymentEvents(EventReader):
             def arrived(delivery: Delivery, wanted: set[str] = wanted) -> bool:
                 return delivery.event_type in wanted and delivery.resource_id == transaction_id
 
+            # COMPLETED and FAILED end a transaction: one rules the other out
+            excluded = (
+                {OUTGOING + k for k in FINAL_EVENTS} - wanted
+                if wanted & {OUTGOING + k for k in FINAL_EVENTS}
+                else set()
+            )
+
+            def ruled_out(delivery: Delivery, excluded: set[str] = excluded) -> bool:
+                return delivery.event_type in excluded and delivery.resource_id == transaction_id
+
             try:
                 self.sink.wait_for(
                     arrived,
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{' or '.join(sorted(wanted))} for {transaction_id}",
+                    rules_out=ruled_out,
                 )
             except SinkTimeout:
                 fail(

@@ -22,9 +22,12 @@ from urllib.parse import quote, quote_plus
 
 __all__ = [
     "MIN_SECRET_LENGTH",
+    "forms_version",
     "known_forms",
     "known_secrets",
+    "known_short_codes",
     "register_basic_credentials",
+    "register_one_time_code",
     "register_secret",
     "secret_forms",
 ]
@@ -32,6 +35,7 @@ __all__ = [
 _LOCK = threading.Lock()
 _SECRETS: set[str] = set()
 _FORMS: set[str] = set()
+_SHORT: set[str] = set()
 _VERSION = [0]
 # Short values would scrub ordinary text (amounts, ids); real keys are far longer.
 MIN_SECRET_LENGTH = 8
@@ -69,6 +73,26 @@ def register_secret(secret: str | bytes) -> None:
             _VERSION[0] += 1
 
 
+def register_one_time_code(code: str) -> None:
+    """Remember a short one-time code (an OTP: 4 to 8 digits) for redaction.
+
+    Too short to scrub inside other text, it is scrubbed only where it stands alone (not
+    inside a longer run of letters or digits).
+    """
+    if not (code.isdigit() and 4 <= len(code) <= 8):
+        return
+    with _LOCK:
+        if code not in _SHORT:
+            _SHORT.add(code)
+            _VERSION[0] += 1
+
+
+def known_short_codes() -> frozenset[str]:
+    """The one-time codes registered so far."""
+    with _LOCK:
+        return frozenset(_SHORT)
+
+
 def register_basic_credentials(client_id: str, secret: str) -> None:
     """Remember a secret and the HTTP Basic token ``base64(id:secret)`` it travels in."""
     register_secret(secret)
@@ -81,6 +105,11 @@ def known_secrets() -> tuple[str, ...]:
     scrubbed whole)."""
     with _LOCK:
         return tuple(sorted(_SECRETS, key=len, reverse=True))
+
+
+def forms_version() -> int:
+    """A counter that changes whenever a secret (or form) is added."""
+    return _VERSION[0]
 
 
 def known_forms() -> tuple[int, frozenset[str]]:

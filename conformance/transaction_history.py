@@ -29,6 +29,9 @@ TRANSITION_CLAUSE = "§3 Quote and transaction"
 # "Outcome of the other suffixes: not shown"); the suite uses identifiers ending in 000
 # and skips what needs a success when the target fails those payouts.
 ORDINARY_SUFFIX = "000"
+# §2 Transaction: the statuses the interface states
+TRANSACTION_STATUSES = ("PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED")
+TRANSACTION_CLAUSE = "§2 Transaction"
 REFUND_DONE = ("COMPLETED", "SUCCEEDED", "SETTLED", "REFUNDED")
 REFUND_FAILED = ("FAILED",)
 
@@ -135,20 +138,25 @@ class TransactionHistory:
         why: str,
     ) -> dict[str, dict[str, Any]]:
         """Poll the customer's transactions until ``until`` holds for each of the ids; the
-        transactions by id. Bounded by the profile's ``webhook_timeout``."""
+        transactions by id. Bounded by the profile's ``webhook_timeout``, and failing at once
+        when what it waits for can no longer happen: a status outside the interface's set, or
+        a final state (COMPLETED, EXPIRED, FAILED with a final refund) that is not awaited."""
         __tracebackhide__ = True
         deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
+        status_name = self.name("refund_status")
         while True:
             listed = {t.get("id"): t for t in self.transactions(customer_id)}
             waiting = [i for i in transaction_ids if i not in listed or not until(listed[i])]
             if not waiting:
                 return {i: listed[i] for i in transaction_ids}
+            for i in waiting:
+                if i in listed:
+                    _fail_if_it_cannot_happen(listed[i], status_name, why)
             if time.monotonic() >= deadline:
                 break
             time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
             pause = min(pause * 2, 0.5)
-        status_name = self.name("refund_status")
         fail(
             TRANSITION_CLAUSE,
             why,
@@ -186,6 +194,26 @@ class TransactionHistory:
                 "of that suffix is not shown (§4 Sandbox behaviours)"
             )
         return transaction
+
+
+def _fail_if_it_cannot_happen(transaction: Mapping[str, Any], status_name: str, why: str) -> None:
+    """Fail now when a transaction can no longer reach what is awaited."""
+    __tracebackhide__ = True
+    status = transaction.get("status")
+    if status not in TRANSACTION_STATUSES:
+        fail(
+            TRANSACTION_CLAUSE,
+            f"a transaction's status is one of {', '.join(TRANSACTION_STATUSES)}",
+            observed=_transaction_summary(transaction, status_name),
+            hint=f"the suite was waiting for this: {why}",
+        )
+    if is_final(transaction, status_name):
+        fail(
+            TRANSITION_CLAUSE,
+            why,
+            observed=_transaction_summary(transaction, status_name),
+            hint="the transaction is in a final state, so what was awaited can no longer happen",
+        )
 
 
 def _transaction_summary(transaction: Mapping[str, Any], status_name: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from .signatures import (
 )
 from .store import Delivery, DeliveryStore, dedupe_by_event_id
 from .tls import TlsMaterial, generate_tls_material
-from .view import SinkTimeout, SinkUnavailable, SinkView
+from .view import SinkRuledOut, SinkTimeout, SinkUnavailable, SinkView
 
 __all__ = [
     "CUSTOMER_KYB",
@@ -52,6 +52,7 @@ __all__ = [
     "OrderReport",
     "PublicKey",
     "SignatureCheck",
+    "SinkRuledOut",
     "SinkServer",
     "SinkTimeout",
     "SinkUnavailable",

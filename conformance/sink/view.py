@@ -60,6 +60,22 @@ class SinkTimeout(AssertionError):
         return head + body + hint
 
 
+class SinkRuledOut(SinkTimeout):
+    """A delivery arrived that rules out the awaited one (so waiting longer is pointless)."""
+
+    def __init__(
+        self, description: str, waited: float, arrived: Sequence[Delivery], ruling: Delivery
+    ) -> None:
+        self.ruling = ruling
+        super().__init__(description, waited, arrived)
+
+    def _message(self) -> str:
+        return (
+            f"webhook sink: {self.ruling.summary()} arrived, which rules out "
+            f"{self.description} (after {self.timeout:.1f} s)"
+        )
+
+
 class SinkUnavailable(RuntimeError):
     """The receiver's control API could not be reached or answered badly."""
 
@@ -157,15 +173,18 @@ class SinkView:
         timeout: float,
         description: str,
         after: int = 0,
+        rules_out: Callable[[Delivery], bool] | None = None,
     ) -> Delivery:
         """Return the first delivery (by arrival, ``seq > after``) matching ``predicate``.
 
         Deliveries that arrived before the call count. Long-polls until the deadline, then
-        raises :class:`SinkTimeout` naming ``description``, the timeout and what arrived.
+        raises :class:`SinkTimeout` naming ``description``, the timeout and what arrived;
+        raises :class:`SinkRuledOut` at once when a delivery matching ``rules_out`` arrives.
         """
         return self.wait_for_all(
-            predicate, 1, timeout=timeout, description=description, after=after
-        )[0]
+            predicate, 1, timeout=timeout, description=description, after=after,
+            rules_out=rules_out,
+        )[0]  # fmt: skip
 
     def wait_for_all(
         self,
@@ -175,14 +194,18 @@ class SinkView:
         timeout: float,
         description: str,
         after: int = 0,
+        rules_out: Callable[[Delivery], bool] | None = None,
     ) -> list[Delivery]:
         """Wait until ``count`` distinct events match; return every match seen by then.
 
         Matches are deduplicated by event id (a redelivery counts once, first arrival kept).
+        A delivery matching ``rules_out`` (an event that makes the awaited one impossible)
+        ends the wait at once with :class:`SinkRuledOut`.
         """
         if count < 1:
             raise ValueError(f"wait_for_all: count must be >= 1, got {count!r}")
-        deadline = time.monotonic() + max(timeout, 0.0)
+        started = time.monotonic()
+        deadline = started + max(timeout, 0.0)
         matches: list[Delivery] = []
         seen_ids: set[str] = set()
         checked = after
@@ -193,6 +216,11 @@ class SinkView:
             for delivery in fresh:
                 checked = delivery.seq
                 if not predicate(delivery):
+                    if rules_out is not None and rules_out(delivery):
+                        with self._lock:
+                            arrived = [d for d in self._cache if d.seq > after]
+                        waited = time.monotonic() - started
+                        raise SinkRuledOut(description, waited, arrived, delivery)
                     continue
                 event_id = delivery.event_id
                 if event_id is not None:

@@ -19,6 +19,7 @@ EXPECTED = {
     "PublicKey",
     "SignatureCheck",
     "SinkServer",
+    "SinkRuledOut",
     "SinkTimeout",
     "SinkUnavailable",
     "SinkView",

@@ -10,7 +10,14 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.sink import Delivery, SinkServer, SinkTimeout, SinkUnavailable, SinkView
+from conformance.sink import (
+    Delivery,
+    SinkRuledOut,
+    SinkServer,
+    SinkTimeout,
+    SinkUnavailable,
+    SinkView,
+)
 
 from .sink_helpers import envelope, sign_ec, transaction_id
 
@@ -185,3 +192,33 @@ def test_an_unreachable_control_api_is_reported() -> None:
         url = gone.control_url
     with SinkView(url, timeout_s=2) as reader, pytest.raises(SinkUnavailable, match=url):
         reader.deliveries()
+
+
+def test_an_event_that_rules_out_the_awaited_one_ends_the_wait_at_once(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    _post(http, sink, envelope("OUTGOING_PAYMENT.FAILED", txn, event_id="Webhook:f"))
+    with pytest.raises(SinkRuledOut) as info:
+        view.wait_for(
+            lambda d: d.event_type == "OUTGOING_PAYMENT.COMPLETED",
+            timeout=600,  # far longer than the test may take: the wait must not run out
+            description="COMPLETED",
+            rules_out=lambda d: d.event_type == "OUTGOING_PAYMENT.FAILED",
+        )
+    assert isinstance(info.value, SinkTimeout)
+    assert "rules out COMPLETED" in str(info.value)
+
+
+def test_a_deeply_nested_delivery_is_stored_and_read_without_error(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    _post(http, sink, b'{"type": ' + b"[" * 50_000 + b"]" * 50_000 + b"}")
+    _post(http, sink, b"[1, 2]")
+    _post(http, sink, b"\xff\xfe not utf-8")
+    deliveries = view.deliveries()
+    assert [(d.json, d.event_type, d.event_id, d.resource_id) for d in deliveries] == [
+        (None, None, None, None),
+        ([1, 2], None, None, None),
+        (None, None, None, None),
+    ]
