@@ -237,6 +237,14 @@ def pytest_conformance_claim_invitation(
     """Have the customer claim the invitation; return the invitation record after the claim."""
 
 
+@hookspec(firstresult=True)
+def pytest_conformance_other_endpoints(profile: Any) -> list[dict[str, Any]] | None:
+    """Requests ``{method, path, json?}`` to endpoints the interface names but whose bodies
+    it does not show (stablecoins, exchange rates, discovery, API tokens), that the target
+    serves; the suite checks only what the interface states for every endpoint
+    (authentication, JSON bodies, the error envelope)."""
+
+
 ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_contact_verification_code",
     "pytest_conformance_complete_hosted_kyc",
@@ -252,6 +260,7 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_agent_forbidden_request",
     "pytest_conformance_create_invitation",
     "pytest_conformance_claim_invitation",
+    "pytest_conformance_other_endpoints",
     "pytest_conformance_failing_account_number",
     "pytest_conformance_sweep_rule",
     "pytest_conformance_ownership_pending_account_number",

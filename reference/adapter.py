@@ -75,6 +75,13 @@ pytest_conformance_agent_forbidden_request = (
 pytest_conformance_create_invitation = adapter_invitations.pytest_conformance_create_invitation
 pytest_conformance_claim_invitation = adapter_invitations.pytest_conformance_claim_invitation
 
+
+def pytest_conformance_other_endpoints(profile: Any) -> list[dict[str, Any]]:
+    """Requests to endpoints the interface names without showing their bodies (stablecoins,
+    exchange rates, discovery, API tokens) that the sandbox serves: ``GET /stablecoins``."""
+    return [{"method": "GET", "path": "/stablecoins"}]
+
+
 _KYC_PATH = re.compile(r"/hosted/kyc/([^/?#]+)$")
 CHANNELS = ("email", "phone")
 

@@ -36,6 +36,7 @@ from reference import (
     rule_based,
     sandbox_api,
     sca_api,
+    stablecoins,
     transactions_api,
     transfers_legacy,
     uma_incoming,
@@ -82,6 +83,7 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
     agents.ROUTES,
     agent_approvals.ROUTES,
     invitations.ROUTES,
+    stablecoins.ROUTES,
     card_tokenize.ROUTES,
     card_simulators.ROUTES,
 )

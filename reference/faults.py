@@ -461,6 +461,10 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a claimed invitation carries no invitee UMA address"
             " (§3 Invitation: the invitee UMA address is attached on claim)"
         ),
+        "stablecoins-unauthenticated": (
+            "GET /stablecoins answers without credentials, as the primary platform"
+            " (§5 Authentication: Basic is the default for platform endpoints)"
+        ),
         # embedded wallet authentication (§5)
         "wallet-otp-any-code": (
             "any decrypted OTP code is accepted"

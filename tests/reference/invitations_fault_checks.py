@@ -1,4 +1,5 @@
-"""Checks for the fault modes of invitations; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of invitations and stablecoins; ``test_faults`` adds them to
+its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -46,3 +47,9 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         client.post("/sandbox/webhooks/test")  # a later delivery: the claim's would be earlier
         deliveries = receiver.wait_for(lambda ds: any(d.json().get("test") for d in ds))
         assert not [d for d in deliveries if claimed["id"] in d.body.decode()]
+
+
+@check("stablecoins-unauthenticated")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    answer = httpx.get(f"{sandbox.base_url}/stablecoins")
+    assert answer.status_code == 200 and answer.json() == {"data": []}

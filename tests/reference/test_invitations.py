@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from .money_helpers import approved
-from .reference_helpers import WebhookReceiver
+from .reference_helpers import RunningSandbox, WebhookReceiver
 
 
 def test_a_claim_attaches_the_uma_address_and_fires_its_event(
@@ -39,3 +39,10 @@ def test_an_unknown_customer_cannot_claim(client: httpx.Client) -> None:
     invitation = client.post("/invitations", json={}).json()
     refused = client.post(f"/invitations/{invitation['id']}/claim", json={"customerId": "x"})
     assert refused.status_code == 400
+
+
+def test_stablecoins_are_listed_behind_authentication(
+    client: httpx.Client, sandbox: RunningSandbox
+) -> None:
+    assert client.get("/stablecoins").json() == {"data": []}
+    assert httpx.get(f"{sandbox.base_url}/stablecoins").status_code == 401
