@@ -144,8 +144,12 @@ class Sca:
     # -- session and proofs (adapter hooks) --------------------------------------------------
 
     def adapter_login_body(self, customer_id: str) -> dict[str, Any] | None:
-        """The adapter's SCA login body for the customer, or None without the hook."""
-        return self._login_body(customer_id)
+        """The adapter's SCA login body for the customer, or None without the hook (where
+        :meth:`login_body` would skip the test)."""
+        try:
+            return self._login_body(customer_id)
+        except pytest.skip.Exception:
+            return None
 
     def login_body(self, customer_id: str) -> dict[str, Any]:
         body = self._login_body(customer_id)
