@@ -24,6 +24,7 @@ __all__ = [
     "AUTHORIZE_HOOK",
     "CARD_CLAUSE",
     "CLEAR_HOOK",
+    "EXPIRE_HOOK",
     "ISSUE_HOOK",
     "MERCHANT",
     "RETURN_HOOK",
@@ -36,6 +37,7 @@ ISSUE_HOOK = "pytest_conformance_issue_card"
 AUTHORIZE_HOOK = "pytest_conformance_simulate_card_authorization"
 CLEAR_HOOK = "pytest_conformance_clear_card_transaction"
 REVERSE_HOOK = "pytest_conformance_reverse_card_authorization"
+EXPIRE_HOOK = "pytest_conformance_expire_card_authorization"
 RETURN_HOOK = "pytest_conformance_card_merchant_return"
 CARD_CLAUSE = "§2 Resources and their fields — CardTransaction"
 LIST_CLAUSE = "§4 Quotes and transactions — GET /transactions"
@@ -112,6 +114,11 @@ class Cards:
         __tracebackhide__ = True
         answer = self._call(REVERSE_HOOK, card_id=card.id, transaction_id=transaction_id)
         return _named(answer, REVERSE_HOOK, "a reversed card authorization")
+
+    def expire(self, card: Card, transaction_id: str) -> dict[str, Any]:
+        __tracebackhide__ = True
+        answer = self._call(EXPIRE_HOOK, card_id=card.id, transaction_id=transaction_id)
+        return _named(answer, EXPIRE_HOOK, "an expired card authorization")
 
     def merchant_return(self, card: Card, transaction_id: str, amount: int) -> dict[str, Any]:
         __tracebackhide__ = True

@@ -67,6 +67,13 @@ def pytest_conformance_reverse_card_authorization(
 
 
 @hookspec(firstresult=True)
+def pytest_conformance_expire_card_authorization(
+    profile: Any, card_id: str, transaction_id: str
+) -> dict[str, Any] | None:
+    """Have an approved authorization expire before clearing; return the transaction."""
+
+
+@hookspec(firstresult=True)
 def pytest_conformance_card_merchant_return(
     profile: Any, card_id: str, transaction_id: str, amount: int
 ) -> dict[str, Any] | None:
@@ -254,6 +261,7 @@ ADAPTER_HOOKS: tuple[str, ...] = (
     "pytest_conformance_clear_card_transaction",
     "pytest_conformance_reverse_card_authorization",
     "pytest_conformance_card_merchant_return",
+    "pytest_conformance_expire_card_authorization",
     "pytest_conformance_card_tokenize_body",
     "pytest_conformance_card_wallet_provider_key",
     "pytest_conformance_agent_device_code",

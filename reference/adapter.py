@@ -60,6 +60,9 @@ pytest_conformance_reverse_card_authorization = (
     adapter_cards.pytest_conformance_reverse_card_authorization
 )
 pytest_conformance_card_merchant_return = adapter_cards.pytest_conformance_card_merchant_return
+pytest_conformance_expire_card_authorization = (
+    adapter_cards.pytest_conformance_expire_card_authorization
+)
 pytest_conformance_card_tokenize_body = adapter_cards.pytest_conformance_card_tokenize_body
 pytest_conformance_card_wallet_provider_key = (
     adapter_cards.pytest_conformance_card_wallet_provider_key

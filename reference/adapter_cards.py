@@ -46,6 +46,13 @@ def pytest_conformance_reverse_card_authorization(
     return _post(profile, _simulate(card_id, "reversal"), {"transactionId": transaction_id})
 
 
+def pytest_conformance_expire_card_authorization(
+    profile: Any, card_id: str, transaction_id: str
+) -> dict[str, Any]:
+    """The authorization expires before clearing."""
+    return _post(profile, _simulate(card_id, "expiry"), {"transactionId": transaction_id})
+
+
 def pytest_conformance_card_merchant_return(
     profile: Any, card_id: str, transaction_id: str, amount: int
 ) -> dict[str, Any]:

@@ -11,6 +11,8 @@ All answer the card transaction they created or changed (``200``):
   (``INSUFFICIENT_FUNDS``, sandbox only); else ``AUTHORIZED`` and the amount is held.
 - ``.../simulate/clearing {transactionId}``: the authorization clears in full: ``SETTLED``.
 - ``.../simulate/reversal {transactionId}``: a full reversal before clearing: ``VOIDED``.
+- ``.../simulate/expiry {transactionId}``: the authorization expires before clearing:
+  ``VOIDED``.
 - ``.../simulate/return {transactionId, amount}``: a merchant return against a settled
   purchase opens its own ``CREDIT`` row, ``SETTLED``, ``originalTransactionId`` the purchase,
   the credit in ``settledAmount``; the purchase stays ``SETTLED`` (its ``refundedAmount``
@@ -125,6 +127,16 @@ def reverse(services: Services, row: ct.CardTransaction) -> ct.CardTransaction:
     return ct.update(services, row, status=ct.VOIDED)
 
 
+def expire(services: Services, row: ct.CardTransaction) -> ct.CardTransaction:
+    """The authorization expires before clearing: the hold is released, ``VOIDED``."""
+    _state(row, ct.AUTHORIZED)
+    ledger.post(services.db, row.account_id, row.amount, HOLD, row.id)
+    ledger.post(services.db, row.account_id, -row.amount, HOLD, row.id, held=True)
+    if services.settings.has_fault("card-expiry-not-voided"):
+        return ct.update(services, row, status=ct.EXCEPTION)
+    return ct.update(services, row, status=ct.VOIDED)
+
+
 def merchant_return(
     services: Services, purchase: ct.CardTransaction, amount: int
 ) -> ct.CardTransaction:
@@ -169,6 +181,8 @@ def _simulate(request: ApiRequest, action: str) -> Response:
             row = clear(services, _transaction(request, card))
         elif action == "reversal":
             row = reverse(services, _transaction(request, card))
+        elif action == "expiry":
+            row = expire(services, _transaction(request, card))
         elif action == "return":
             row = merchant_return(services, _transaction(request, card), _amount(request.body))
         else:
@@ -186,5 +200,5 @@ def _route(action: str) -> Any:
     )
 
 
-ACTIONS = ("authorization", "clearing", "reversal", "return", "return_reversal")
+ACTIONS = ("authorization", "clearing", "reversal", "expiry", "return", "return_reversal")
 ROUTES = [_route(action) for action in ACTIONS]

@@ -403,6 +403,10 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a fully reversed authorization stays AUTHORIZED"
             " (§2 CardTransaction: fully reversed before clearing is VOIDED)"
         ),
+        "card-expiry-not-voided": (
+            "an authorization that expires before clearing becomes EXCEPTION"
+            " (§2 CardTransaction: expired before clearing is VOIDED)"
+        ),
         "card-return-merged": (
             "a merchant return is merged into the purchase (its refundedAmount) and opens no row"
             " (§2 CardTransaction: a return opens its own CREDIT row)"

@@ -127,3 +127,12 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         refund = ok(simulate(client, card["id"], "return", transactionId=bought["id"], amount=200))
         after = ok(simulate(client, card["id"], "return_reversal", transactionId=refund["id"]))
         assert after["status"] == "SETTLED"
+
+
+@check("card-expiry-not-voided")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        _, card = card_for(client)
+        auth = authorize(client, card["id"], 100)
+        after = ok(simulate(client, card["id"], "expiry", transactionId=auth["id"]))
+        assert after["status"] == "EXCEPTION"

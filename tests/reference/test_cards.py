@@ -55,6 +55,10 @@ def test_a_full_reversal_voids_and_releases(client: httpx.Client) -> None:
     assert available(client, holder.id) == 10_000
     again = simulate(client, card["id"], "clearing", transactionId=auth["id"])
     assert again.status_code == 409
+    expiring = authorize(client, card["id"], 1_000)
+    expired = ok(simulate(client, card["id"], "expiry", transactionId=expiring["id"]))
+    assert expired["status"] == "VOIDED"
+    assert available(client, holder.id) == 10_000
 
 
 def test_a_return_opens_its_own_row_and_its_reversal_takes_it_back(client: httpx.Client) -> None:

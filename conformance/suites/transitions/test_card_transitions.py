@@ -12,6 +12,7 @@ from conformance.cards import (
     AUTHORIZE_HOOK,
     CARD_CLAUSE,
     CLEAR_HOOK,
+    EXPIRE_HOOK,
     ISSUE_HOOK,
     RETURN_HOOK,
     REVERSE_HOOK,
@@ -49,23 +50,33 @@ def test_an_underfunded_authorization_is_declined_never_exception(cards, profile
     )
 
 
-@pytest.mark.adapter_hook(REVERSE_HOOK)
-@pytest.mark.requirement("CARD-VOIDED-ON-REVERSAL")
-def test_a_fully_reversed_authorization_is_voided(cards):
+def _voided_after(cards, end, how):
     card = cards.issue(50_000)
     auth_id = cards.authorize(card, 2_000)["id"]
     before = cards.row(card, auth_id)
     if before.get("status") in ("DECLINED", "EXCEPTION", "SETTLED", "VOIDED"):
         pytest.skip(f"the authorization was not left approved ({before.get('status')})")
-    cards.reverse(card, auth_id)
+    end(card, auth_id)
     after = cards.row(card, auth_id, settle=before.get("status"))
     check(
         after.get("status") == "VOIDED",
         CARD_CLAUSE,
-        "an approved authorization fully reversed before clearing is VOIDED",
+        f"an approved authorization {how} before clearing is VOIDED",
         expected="VOIDED",
         observed={"before": before.get("status"), "after": after.get("status")},
     )
+
+
+@pytest.mark.adapter_hook(REVERSE_HOOK)
+@pytest.mark.requirement("CARD-VOIDED-ON-REVERSAL")
+def test_a_fully_reversed_authorization_is_voided(cards):
+    _voided_after(cards, cards.reverse, "fully reversed")
+
+
+@pytest.mark.adapter_hook(EXPIRE_HOOK)
+@pytest.mark.requirement("CARD-VOIDED-ON-REVERSAL")
+def test_an_authorization_expired_before_clearing_is_voided(cards):
+    _voided_after(cards, cards.expire, "that expired")
 
 
 @pytest.mark.adapter_hook(CLEAR_HOOK)
