@@ -59,6 +59,10 @@ def _as_resource(delivery: Delivery, customer_id: str) -> Delivery:
     return replace(delivery, body=json.dumps(body).encode())
 
 
+# Verification outcomes no later event changes (§3)
+FINAL_STATUSES = ("APPROVED", "REJECTED")
+
+
 class CustomerEvents(EventReader):
     """Waits for and checks one test's customer events."""
 
@@ -86,11 +90,22 @@ class CustomerEvents(EventReader):
             def arrived(delivery: Delivery, wanted: str = wanted) -> bool:
                 return delivery.event_type == wanted and mentions(delivery, customer_id)
 
+            # APPROVED and REJECTED are final: one rules the other out
+            excluded = (
+                {event_type(kind, s) for s in FINAL_STATUSES} - {wanted}
+                if status in FINAL_STATUSES
+                else set()
+            )
+
+            def ruled_out(delivery: Delivery, excluded: set[str] = excluded) -> bool:
+                return delivery.event_type in excluded and mentions(delivery, customer_id)
+
             try:
                 self.sink.wait_for(
                     arrived,
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{wanted} for {customer_id}",
+                    rules_out=ruled_out,
                 )
             except SinkTimeout:
                 fail(

@@ -159,7 +159,7 @@ def _install_sigterm(config: pytest.Config) -> None:
         previous = signal.getsignal(signal.SIGTERM)
 
         def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt(f"signal {signum}")
+            raise KeyboardInterrupt(signal.Signals(signum).name)
 
         signal.signal(signal.SIGTERM, stop)
     except ValueError:  # not the main thread

@@ -132,7 +132,8 @@ class SummaryReporter:
         self.expected_tests = max(self.expected_tests or 0, len(ids))
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        self.interrupted = f"stopped by the user ({excinfo.typename})"
+        by = str(excinfo.value) or "Ctrl-C"
+        self.interrupted = f"stopped by {by} before the end; the tests that did not run are counted"
 
     def pytest_internalerror(self, excrepr: Any, excinfo: Any) -> None:
         self.interrupted = "the run crashed (internal error)"

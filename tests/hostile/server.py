@@ -156,6 +156,7 @@ class HostileTarget:
         self.port = self._socket.getsockname()[1]
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self.flooded = 0
+        self.misbehaving = threading.Event()  # set at the first hostile answer
 
     @property
     def base_url(self) -> str:
@@ -209,6 +210,7 @@ class HostileTarget:
         if count <= self.healthy_first:
             conn.sendall(_plain(request))
             return
+        self.misbehaving.set()
         mode = self.mode
         if mode == "hang":
             self._stop.wait(120)

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from urllib.parse import quote, quote_plus
@@ -17,7 +21,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from ..conformance_runs.runner import RunResult, conformance_run
+from ..conformance_runs.runner import RunResult, _environment, conformance_run
 from .server import HostileTarget
 
 # secrets whose raw, base64, URL-encoded and JSON-escaped forms all differ
@@ -153,3 +157,35 @@ def test_a_webhook_flood_does_not_break_the_run(tmp_path):
     assert flooded > 0
     assert raw_exceptions(result) == []
     assert elapsed < 120, f"{elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_against_a_hanging_target_says_incomplete(tmp_path, signal_name):
+    """Stopped while a request hangs: it ends within the request's deadline, exit 4, and
+    reports that say INCOMPLETE with what ran and how many tests did not."""
+    with HostileTarget("hang", healthy_first=1) as target:
+        args = [a for a in flags(target) if not a.startswith("--request-timeout")]
+        run = subprocess.Popen(
+            [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={tmp_path}",
+             *args, "--request-timeout=10", "--parts=auth,errors"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdin=subprocess.DEVNULL, env=_environment(),
+        )  # fmt: skip
+        try:
+            assert target.misbehaving.wait(120), "the run never reached the target"
+            signalled = time.monotonic()
+            os.kill(run.pid, getattr(signal, signal_name))
+            output, _ = run.communicate(timeout=120)
+            stopped_in = time.monotonic() - signalled
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.wait(10)
+    assert run.returncode == 4, output[-3000:]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["verdict"] == "incomplete" and summary["not_run"] > 0
+    assert summary["incomplete_reason"].startswith("stopped by")
+    markdown = (tmp_path / "summary.md").read_text()
+    assert "INCOMPLETE" in markdown and "PASSED" not in markdown
+    assert "tests that did not run" in markdown
+    assert stopped_in < 30, f"{signal_name}: {stopped_in:.1f} s"
