@@ -120,7 +120,11 @@ def command_run(ns: argparse.Namespace) -> int:
         print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
         return EXIT_USAGE
     if outcome.verdict in ("not_run", "incomplete"):
-        print(f"conformance: INCOMPLETE: {outcome.reason or 'the run did not finish'}",
+        from conformance.redaction import scrub
+
+        what = "could not run" if outcome.verdict == "not_run" else "INCOMPLETE"
+        reason = scrub(outcome.reason or "the run did not finish")
+        print(f"conformance: {what} (exit {EXIT_CODES[outcome.verdict]}): {reason}",
               file=sys.stderr)  # fmt: skip
         return EXIT_CODES[outcome.verdict]
     if code == pytest.ExitCode.OK:

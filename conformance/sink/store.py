@@ -8,6 +8,7 @@ with :meth:`Delivery.to_json_dict` and :meth:`Delivery.from_json_dict`.
 from __future__ import annotations
 
 import base64
+import functools
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -43,10 +44,7 @@ class Delivery:
     @property
     def json(self) -> Any:
         """The parsed body, or ``None`` when it is not JSON."""
-        try:
-            return decode_json(self.body)
-        except DecodeProblem:
-            return None
+        return _parsed(self.body)
 
     def _envelope(self) -> dict[str, Any]:
         parsed = self.json
@@ -120,6 +118,16 @@ class Delivery:
             headers={str(k).lower(): str(v) for k, v in dict(data["headers"]).items()},
             body=base64.b64decode(data["body_b64"]),
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(body: bytes) -> Any:
+    """A delivery body decoded once (waiters read each delivery many times), through the
+    bounded decoding layer: None for anything that is not readable JSON."""
+    try:
+        return decode_json(body)
+    except DecodeProblem:
+        return None
 
 
 def parse_timestamp(value: object) -> datetime | None:

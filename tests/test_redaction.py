@@ -1,0 +1,123 @@
+"""Every secret the run knows is scrubbed in every form an artefact can hold it."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from urllib.parse import quote, quote_plus
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from conformance.evidence import Redactor
+from conformance.redaction import REDACTED, scrub, scrub_obj, scrub_report, scrub_tree
+from conformance.secrets import (
+    register_basic_credentials,
+    register_one_time_code,
+    register_secret,
+)
+
+CLIENT_ID = "tok_redaction_test"
+SECRET = 'redaction-Secret/with+"quotes"&<tags>=1'
+BASIC = base64.b64encode(f"{CLIENT_ID}:{SECRET}".encode()).decode()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def registered():
+    register_basic_credentials(CLIENT_ID, SECRET)
+
+
+FORMS = {
+    "raw": SECRET,
+    "base64": base64.b64encode(SECRET.encode()).decode(),
+    "url-safe base64": base64.urlsafe_b64encode(SECRET.encode()).decode().rstrip("="),
+    "basic token": BASIC,
+    "basic header URL-encoded": quote(f"Basic {BASIC}", safe=""),
+    "url-encoded": quote(SECRET, safe=""),
+    "form-encoded": quote_plus(SECRET),
+    "json-escaped": json.dumps(SECRET)[1:-1],
+    "json-escaped ascii": json.dumps(SECRET, ensure_ascii=True)[1:-1],
+    "html-escaped": html.escape(SECRET),
+    "inside another id's basic token": base64.b64encode(f"other-id:{SECRET}".encode()).decode(),
+    "inside a longer base64 (offset 1)": base64.b64encode(b"ab" + SECRET.encode()).decode(),
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_form_is_scrubbed_inside_larger_text(form):
+    value = FORMS[form]
+    text = f"<html><p>error: could not use '{value}' here</p></html>"
+    cleaned = scrub(text)
+    assert REDACTED in cleaned
+    assert SECRET not in cleaned and BASIC not in cleaned
+    assert value not in cleaned
+
+
+def test_a_private_key_pem_is_scrubbed_whole_by_line_and_json_escaped():
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    register_secret(pem)
+    body = "".join(pem.strip().splitlines()[1:-1])
+    for text in (pem, json.dumps({"privateKey": pem}), body, pem.splitlines()[1]):
+        cleaned = scrub(f"key: {text}!")
+        assert REDACTED in cleaned
+        for line in pem.strip().splitlines()[1:-1]:
+            if len(line) >= 16:
+                assert line not in cleaned
+
+
+def test_one_time_codes_are_scrubbed_only_where_they_stand_alone():
+    register_one_time_code("482913")
+    assert scrub("code 482913 sent") == f"code {REDACTED} sent"
+    assert scrub('{"code":"482913"}') == f'{{"code":"{REDACTED}"}}'
+    assert scrub("amount 14829130") == "amount 14829130"
+
+
+def test_secrets_learnt_from_exchanges_are_scrubbed_everywhere():
+    redactor = Redactor()
+    redactor.headers([("Authorization", "Bearer agent-token-abcdef0123456789")])
+    redactor.body(b'{"accessToken": "access-token-9876543210"}', request=False)
+    text = scrub("token agent-token-abcdef0123456789 then access-token-9876543210")
+    assert "agent-token" not in text and "access-token" not in text
+
+
+def test_deeply_nested_values_are_scrubbed_without_recursion():
+    value: object = SECRET
+    for _ in range(50_000):
+        value = [value]
+    cleaned = scrub_obj({"a": value})
+    inner = cleaned["a"]
+    while isinstance(inner, list):
+        inner = inner[0]
+    assert inner == REDACTED
+
+
+def test_a_report_is_scrubbed_in_place(pytester):
+    pytester.makepyfile(
+        f"""
+        def test_echo():
+            print({SECRET!r})
+            assert False, "the target said: {BASIC}"
+        """
+    )
+    reports = pytester.inline_run().getreports("pytest_runtest_logreport")
+    failed = next(r for r in reports if r.when == "call")
+    scrub_report(failed)
+    text = str(failed.longrepr) + "".join(t for _, t in failed.sections)
+    assert SECRET not in text and BASIC not in text and REDACTED in text
+
+
+def test_the_report_folder_is_scrubbed(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.xml").write_text(f"<failure message='{html.escape(SECRET)}'/>")
+    (tmp_path / "b.bin").write_bytes(b"\xff\xfe" + BASIC.encode())
+    changed = scrub_tree(tmp_path)
+    assert len(changed) == 2
+    assert html.escape(SECRET) not in (tmp_path / "sub" / "a.xml").read_text()
+    assert BASIC.encode() not in (tmp_path / "b.bin").read_bytes()
