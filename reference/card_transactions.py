@@ -172,10 +172,14 @@ def render(services: Services, row: CardTransaction) -> dict[str, Any]:
 
 
 def _announce(services: Services, row: CardTransaction) -> None:
-    if row.status == SETTLED and services.settings.has_fault("card-settled-event-missing"):
+    settings = services.settings
+    if row.status == SETTLED and settings.has_fault("card-settled-event-missing"):
         return
+    data = render(services, row)
+    if settings.has_fault("card-event-partial-data"):
+        data = {"id": row.id, "status": row.status}
     services.webhooks.enqueue_event(
-        row.platform_id, EVENT_PREFIX + row.status, render(services, row), timestamp=row.updated_at
+        row.platform_id, EVENT_PREFIX + row.status, data, timestamp=row.updated_at
     )
 
 

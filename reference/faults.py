@@ -419,6 +419,10 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             "a card transaction that settles fires no CARD_TRANSACTION.SETTLED"
             " (§6 Events: every card transaction state transition)"
         ),
+        "card-event-partial-data": (
+            "CARD_TRANSACTION.* events carry only the transaction's id and status"
+            " (§6 Events: carrying the full card transaction)"
+        ),
         "card-amount-metadata-missing": (
             "card transaction amounts carry currency code and decimals only"
             " (§2 CardTransaction: full currency metadata)"

@@ -136,3 +136,17 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         auth = authorize(client, card["id"], 100)
         after = ok(simulate(client, card["id"], "expiry", transactionId=auth["id"]))
         assert after["status"] == "EXCEPTION"
+
+
+@check("card-event-partial-data")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        _, card = card_for(client)
+        auth = authorize(client, card["id"], 100)
+
+        def about(ds: list) -> list[dict]:
+            return [d.json() for d in ds if d.json().get("data", {}).get("id") == auth["id"]]
+
+        event = about(receiver.wait_for(lambda ds: bool(about(ds))))[0]
+        assert event["data"] == {"id": auth["id"], "status": "AUTHORIZED"}

@@ -28,6 +28,16 @@ pytestmark = [
     pytest.mark.adapter_hook(RETURN_HOOK),
 ]
 
+# The fields §2 CardTransaction states (those a listed transaction shows must be in events).
+STATED_FIELDS = (
+    "status",
+    "direction",
+    "settledAmount",
+    "refundedAmount",
+    "originalTransactionId",
+    "cardDeclinedReason",
+    "merchant",
+)
 STATEMENT = (
     "a CARD_TRANSACTION event is the envelope {id: Webhook:<uuid>, type, timestamp, data} "
     "whose data is the full card transaction"
@@ -49,7 +59,8 @@ def test_every_card_transition_fires_an_event_carrying_the_card_transaction(
     walks = {purchase_id: "SETTLED", declined_id: "DECLINED", voided_id: "VOIDED"}
     seen = []
     for row_id, status in walks.items():
-        if cards.row(card, row_id).get("status") != status:
+        listed = cards.row(card, row_id)
+        if listed.get("status") != status:
             continue  # the state rules are judged in resources and transitions
         events = wait_card_event(
             resource_events,
@@ -68,6 +79,17 @@ def test_every_card_transition_fires_an_event_carrying_the_card_transaction(
             expected={"data.status": status},
             observed=data.get("status") if isinstance(data, dict) else data,
             hint=named[0].summary() if named else None,
+        )
+        assert isinstance(data, dict)
+        shown = [k for k in STATED_FIELDS if listed.get(k) is not None]
+        check(
+            all(k in data for k in shown) and data.get("direction") == listed.get("direction"),
+            EVENTS_CLAUSE,
+            f"{PREFIX}{status} carries the full card transaction: every §2 field the listed "
+            "transaction shows",
+            expected=shown,
+            observed=sorted(data),
+            hint=named[0].summary(),
         )
     for refund in refunds[:1]:
         refund_id = str(refund.get("id"))
