@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 __all__ = ["compact_jwes", "opaque_strings", "open_jwe"]
 
 _MIN_OPAQUE = 32  # characters: shorter values are labels or ids, not a ciphertext
+_OPAQUE = re.compile(r"[A-Za-z0-9+/=_.-]+")
 
 
 def _b64url(text: str) -> bytes | None:
@@ -52,9 +54,15 @@ def compact_jwes(body: Any) -> list[str]:
     ]
 
 
-def opaque_strings(body: Any) -> list[str]:
-    """Strings long enough to be a ciphertext (base64, base64url, hex or a JWE)."""
-    return [s for s in _strings(body) if len(s) >= _MIN_OPAQUE]
+def opaque_strings(body: Any, sent: Any = None) -> list[str]:
+    """Strings shaped as a ciphertext: long runs of base64, base64url or hex characters (a
+    JWE's dots allowed), not ids (``Type:<uuid>``) and not values of the request ``sent``."""
+    echoed = set(_strings(sent))
+    return [
+        s
+        for s in _strings(body)
+        if len(s) >= _MIN_OPAQUE and _OPAQUE.fullmatch(s) and s not in echoed
+    ]
 
 
 def open_jwe(token: str, private_key_pem: str) -> tuple[bytes | None, str]:

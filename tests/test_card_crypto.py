@@ -57,3 +57,6 @@ def test_malformed_payloads_are_reasons_not_exceptions(key: rsa.RSAPrivateKey, t
 def test_a_bad_key_is_a_reason() -> None:
     assert open_jwe("a.b.c.d.e", "not a pem")[0] is None
     assert opaque_strings({"a": ["x" * 40, 3, None]}) == ["x" * 40]
+    card_id = "Card:0b6a5d8e-7c4f-4e4a-9d61-8f3b2a1c0d9e"
+    sent = {"walletAccountId": "y" * 40}
+    assert opaque_strings({"cardId": card_id, "echo": "y" * 40, "note": "a b" * 20}, sent) == []

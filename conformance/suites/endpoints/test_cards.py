@@ -62,7 +62,7 @@ def test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider(
     )
     answer = response.json
     check(
-        bool(opaque_strings(answer)),
+        bool(opaque_strings(answer, sent=body)),
         clause,
         "the answer carries an encrypted provisioning payload (an opaque value)",
         observed=answer,
