@@ -39,7 +39,7 @@ MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 JSON_CLAUSE = "Conventions"
 # This many requests in a row without an answer (refused, reset, timed out) and the target
 # is taken as down: the run stops early instead of timing out every remaining request.
-DOWN_AFTER_FAILURES = 4
+DOWN_AFTER_FAILURES = 3
 
 
 class TargetHealth:
@@ -291,6 +291,16 @@ class TargetClient:
             request_body=self.redactor.body(body, request=True),
             curl=curl,
         )
+        if TARGET_HEALTH.down is not None:  # the run is stopping: do not wait on it again
+            exchange = exchange_base(error="not sent: the target stopped answering")
+            self.log.append(exchange)
+            raise ConformanceFailure(
+                "Conventions",
+                f"the target must answer {method} {path}",
+                observed=_Text(TARGET_HEALTH.down),
+                hint="the run stops early; check that the server is up",
+                exchange=exchange,
+            )
         started = time.monotonic()
         try:
             with deadline(self.timeout):

@@ -114,14 +114,20 @@ class SummaryReporter:
         self.not_run_reason: str | None = None  # the target could not be tested
         self.interrupted: str | None = None
         self.expected_tests: int | None = None
+        self._config: pytest.Config | None = None
         _LAST.verdict, _LAST.reason = "incomplete", None
 
     def stop_target_down(self, reason: str) -> None:
         """The target cannot be tested (preflight, or it stopped answering)."""
         if self.not_run_reason is None:
             self.not_run_reason = reason
+            # under xdist, the other workers stop too instead of waiting on the target
+            dsession = self._config.pluginmanager.getplugin("dsession") if self._config else None
+            if dsession is not None and not getattr(dsession, "shouldstop", False):
+                dsession.shouldstop = f"conformance: {reason}"
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self._config = session.config
         self.write(self.build(placeholder=True))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:

@@ -96,5 +96,10 @@ def test_consecutive_unanswered_requests_mark_the_target_down():
                 with pytest.raises(ConformanceFailure):
                     client.get("/config")
         assert TARGET_HEALTH.down is not None and "in a row" in TARGET_HEALTH.down
+        # once it is down, requests are not sent (and not waited on) any more
+        with HostileTarget("hang") as target:
+            with pytest.raises(ConformanceFailure, match="stopped answering"):
+                make_client(target.base_url).get("/config")
+            assert target.requests == 0
     finally:
         TARGET_HEALTH.reset()
