@@ -29,6 +29,12 @@ EVENTS_CLAUSE = "§6 Events"
 Relates = Callable[[Delivery], bool]  # whether a delivery is about the resource
 
 
+# The final events of an incoming payment's refund (§6): one rules the other out
+FINAL_REFUND_EVENTS = frozenset(
+    ("INCOMING_PAYMENT.REFUND_COMPLETED", "INCOMING_PAYMENT.REFUND_FAILED")
+)
+
+
 class ResourceEvents(EventReader):
     """Waits for and checks the events of one test about one resource."""
 
@@ -75,6 +81,12 @@ class ResourceEvents(EventReader):
             def arrived(delivery: Delivery, wanted: set[str] = wanted) -> bool:
                 return delivery.event_type in wanted and related(delivery)
 
+            # a refund ends COMPLETED or FAILED: one rules the other out
+            excluded = set(FINAL_REFUND_EVENTS - wanted) if wanted & FINAL_REFUND_EVENTS else set()
+
+            def ruled_out(delivery: Delivery, excluded: set[str] = excluded) -> bool:
+                return delivery.event_type in excluded and related(delivery)
+
             try:
                 self.sink.wait_for_all(
                     arrived,
@@ -82,6 +94,7 @@ class ResourceEvents(EventReader):
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{' or '.join(sorted(wanted))} about {resource_id}",
                     after=after,
+                    rules_out=ruled_out,
                 )
             except SinkTimeout:
                 fail(
