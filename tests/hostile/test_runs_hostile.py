@@ -104,6 +104,7 @@ def test_a_target_that_never_answers_stops_the_run_at_preflight(tmp_path, mode):
     assert result.summary["verdict"] == "not_run"
     assert "--target-url" in result.summary["incomplete_reason"]
     assert "PASSED" not in (tmp_path / "summary.md").read_text()
+    assert leaks(tmp_path) == []
     assert elapsed < 30, f"{mode}: {elapsed:.1f} s"
 
 
@@ -119,6 +120,8 @@ def test_a_target_that_stops_answering_mid_run_ends_it_early(tmp_path, mode):
     assert summary["not_run"] > 0
     markdown = (tmp_path / "summary.md").read_text()
     assert "INCOMPLETE" in markdown and "PASSED" not in markdown
+    assert raw_exceptions(result) == []
+    assert leaks(tmp_path) == []
     assert elapsed < 60, f"{mode}: {elapsed:.1f} s"
 
 
@@ -156,6 +159,7 @@ def test_a_webhook_flood_does_not_break_the_run(tmp_path):
     assert result.code in (EXIT_FAILED, 0), result.output[-3000:]
     assert flooded > 0
     assert raw_exceptions(result) == []
+    assert leaks(tmp_path) == []
     assert elapsed < 120, f"{elapsed:.1f} s"
 
 
@@ -188,4 +192,5 @@ def test_an_interrupted_run_against_a_hanging_target_says_incomplete(tmp_path, s
     markdown = (tmp_path / "summary.md").read_text()
     assert "INCOMPLETE" in markdown and "PASSED" not in markdown
     assert "tests that did not run" in markdown
+    assert leaks(tmp_path) == []
     assert stopped_in < 30, f"{signal_name}: {stopped_in:.1f} s"
