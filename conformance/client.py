@@ -40,15 +40,22 @@ JSON_CLAUSE = "Conventions"
 # This many requests in a row without an answer (refused, reset, timed out) and the target
 # is taken as down: the run stops early instead of timing out every remaining request.
 DOWN_AFTER_FAILURES = 3
+DOWN_AFTER_S = 15.0
 
 
 class TargetHealth:
-    """Counts requests in a row the target did not answer (per process)."""
+    """Counts requests in a row the target did not answer (per process).
 
-    def __init__(self, limit: int = DOWN_AFTER_FAILURES) -> None:
+    The target is taken as down after ``limit`` of them, or after two when the streak has
+    already lasted ``slow_s`` (two requests that each waited out a long deadline).
+    """
+
+    def __init__(self, limit: int = DOWN_AFTER_FAILURES, slow_s: float = DOWN_AFTER_S) -> None:
         self.limit = limit
+        self.slow_s = slow_s
         self._lock = threading.Lock()
         self._failures = 0
+        self._since = 0.0
         self._last_error = ""
         self.down: str | None = None
 
@@ -56,14 +63,20 @@ class TargetHealth:
         with self._lock:
             self._failures = 0
 
-    def unanswered(self, what: str, error: str) -> None:
+    def unanswered(self, what: str, error: str, started: float | None = None) -> None:
+        """Record a request that got no answer; ``started`` is when it was sent."""
+        now = time.monotonic()
         with self._lock:
+            if self._failures == 0:
+                self._since = now if started is None else started
             self._failures += 1
             self._last_error = f"{what}: {error}"
-            if self._failures >= self.limit and self.down is None:
+            lasted = now - self._since
+            slow = self._failures >= 2 and lasted >= self.slow_s
+            if (self._failures >= self.limit or slow) and self.down is None:
                 self.down = (
                     f"the target stopped answering: {self._failures} requests in a row got no "
-                    f"answer (last: {self._last_error})"
+                    f"answer in {lasted:.0f} s (last: {self._last_error})"
                 )
 
     def reset(self) -> None:
@@ -314,7 +327,7 @@ class TargetClient:
             exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
             self.log.append(exchange)
             if not isinstance(exc, httpx.DecodingError):
-                TARGET_HEALTH.unanswered(f"{method} {path}", exchange.error or "")
+                TARGET_HEALTH.unanswered(f"{method} {path}", exchange.error or "", started)
             raise ConformanceFailure(
                 "Conventions",
                 f"the target must answer {method} {path}",

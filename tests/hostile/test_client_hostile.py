@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient
+from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient, TargetHealth
 from conformance.evidence import Redactor
 from conformance.failures import ConformanceFailure
 from conformance.profile import Credentials
@@ -103,3 +103,16 @@ def test_consecutive_unanswered_requests_mark_the_target_down():
             assert target.requests == 0
     finally:
         TARGET_HEALTH.reset()
+
+
+def test_two_long_unanswered_requests_in_a_row_mark_the_target_down():
+    health = TargetHealth(limit=3, slow_s=15)
+    health.unanswered("GET /a", "timed out", started=time.monotonic() - 10)
+    assert health.down is None
+    health.unanswered("GET /b", "timed out", started=time.monotonic() - 10)
+    assert health.down is not None and "2 requests in a row" in health.down
+    health.answered()
+    quick = TargetHealth(limit=3, slow_s=15)
+    quick.unanswered("GET /a", "refused")
+    quick.unanswered("GET /b", "refused")
+    assert quick.down is None  # two quick refusals are not yet a dead target
