@@ -107,7 +107,7 @@ def test_consecutive_unanswered_requests_mark_the_target_down():
 
 def test_two_long_unanswered_requests_in_a_row_mark_the_target_down():
     health = TargetHealth(limit=3, slow_s=15)
-    health.unanswered("GET /a", "timed out", started=time.monotonic() - 10)
+    health.unanswered("GET /a", "timed out", started=time.monotonic() - 20)  # sent 20 s ago
     assert health.down is None
     health.unanswered("GET /b", "timed out", started=time.monotonic() - 10)
     assert health.down is not None and "2 requests in a row" in health.down
