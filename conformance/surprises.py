@@ -186,3 +186,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     if state is None:
         return (yield)
     return (yield from guard(item, state.log.last))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None:
+        return (yield)
+    return (yield from guard(item, state.log.last))
