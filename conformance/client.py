@@ -8,7 +8,6 @@ endpoint's schema, and records redacted evidence with a curl line for every exch
 from __future__ import annotations
 
 import base64
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from conformance.evidence import Exchange, Redactor, build_curl
 from conformance.failures import ConformanceFailure, shorten
 from conformance.profile import Credentials
 from conformance.schemas import SchemaRegistry, format_path
+from conformance.target_health import TARGET_HEALTH, TargetHealth
 
 __all__ = [
     "TARGET_HEALTH",
@@ -37,54 +37,6 @@ __all__ = [
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 JSON_CLAUSE = "Conventions"
-# This many requests in a row without an answer (refused, reset, timed out) and the target
-# is taken as down: the run stops early instead of timing out every remaining request.
-DOWN_AFTER_FAILURES = 3
-DOWN_AFTER_S = 15.0
-
-
-class TargetHealth:
-    """Counts requests in a row the target did not answer (per process).
-
-    The target is taken as down after ``limit`` of them, or after two when the streak has
-    already lasted ``slow_s`` (two requests that each waited out a long deadline).
-    """
-
-    def __init__(self, limit: int = DOWN_AFTER_FAILURES, slow_s: float = DOWN_AFTER_S) -> None:
-        self.limit = limit
-        self.slow_s = slow_s
-        self._lock = threading.Lock()
-        self._failures = 0
-        self._since = 0.0
-        self._last_error = ""
-        self.down: str | None = None
-
-    def answered(self) -> None:
-        with self._lock:
-            self._failures = 0
-
-    def unanswered(self, what: str, error: str, started: float | None = None) -> None:
-        """Record a request that got no answer; ``started`` is when it was sent."""
-        now = time.monotonic()
-        with self._lock:
-            if self._failures == 0:
-                self._since = now if started is None else started
-            self._failures += 1
-            self._last_error = f"{what}: {error}"
-            lasted = now - self._since
-            slow = self._failures >= 2 and lasted >= self.slow_s
-            if (self._failures >= self.limit or slow) and self.down is None:
-                self.down = (
-                    f"the target stopped answering: {self._failures} requests in a row got no "
-                    f"answer in {lasted:.0f} s (last: {self._last_error})"
-                )
-
-    def reset(self) -> None:
-        with self._lock:
-            self._failures, self.down = 0, None
-
-
-TARGET_HEALTH = TargetHealth()
 
 
 class _Default:
