@@ -124,8 +124,9 @@ def command_run(ns: argparse.Namespace) -> int:
 
         what = "could not run" if outcome.verdict == "not_run" else "INCOMPLETE"
         reason = scrub(outcome.reason or "the run did not finish")
-        print(f"conformance: {what} (exit {EXIT_CODES[outcome.verdict]}): {reason}",
-              file=sys.stderr)  # fmt: skip
+        if not reason.startswith("preflight"):  # the preflight has said it already
+            print(f"conformance: {what} (exit {EXIT_CODES[outcome.verdict]}): {reason}",
+                  file=sys.stderr)  # fmt: skip
         return EXIT_CODES[outcome.verdict]
     if code == pytest.ExitCode.OK:
         return EXIT_OK

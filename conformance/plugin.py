@@ -131,7 +131,8 @@ def pytest_configure(config: pytest.Config) -> None:
         summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
         summary.write(summary.build())
         summary.record_outcome()
-        pytest.exit(f"conformance: could not run: {checked.problem}", returncode=EXIT_NOT_RUN)
+        message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
+        pytest.exit(message, returncode=EXIT_NOT_RUN)
     if parts & SINK_PARTS and state.profile.writes_allowed:
         _start_sink(state)
     _activate(config, state)
