@@ -37,10 +37,17 @@ from conformance.profile import TargetProfile, load_profile
 from conformance.reporting import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.requirements import PARTS, default_catalogue
 from conformance.schemas import default_registry
-from conformance.secrets import register_basic_credentials
+from conformance.secrets import (
+    known_secrets,
+    known_short_codes,
+    register_basic_credentials,
+    register_one_time_code,
+    register_secret,
+)
 from conformance.state import STATE_KEY, SessionState
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
+LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
 MAX_ATTACHED_EXCHANGES = 40
 SINK_PARTS = frozenset({"webhooks", "transitions"})
 # The embedded sandbox's quote lifetime (seconds) unless --embedded-args sets one.
@@ -330,6 +337,24 @@ class _XdistBridge:
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput["conformance"] = self.state.worker_input()
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """Learn the secrets a worker learnt, so the last pass over the report folder
+        scrubs them from every worker's files (in memory only, like ``workerinput``)."""
+        output = getattr(node, "workeroutput", None) or {}
+        for secret in output.get(LEARNT_SECRETS, ()):
+            register_secret(secret)
+        for code in output.get(LEARNT_CODES, ()):
+            register_one_time_code(code)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands the secrets it learnt back to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and session.config.stash.get(STATE_KEY, None) is not None:
+        output[LEARNT_SECRETS] = list(known_secrets())
+        output[LEARNT_CODES] = sorted(known_short_codes())
 
 
 def pytest_collection_modifyitems(

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import httpx
 
-__all__ = ["MALFORMED_MODES", "MODES", "HostileTarget"]
+__all__ = ["ISSUED_TOKEN", "MALFORMED_MODES", "MODES", "HostileTarget"]
 
 VERSION = "/2025-10-13"
 CONFIG = {
@@ -68,6 +68,11 @@ class Request:
         }
 
 
+# A token the echo target issues in its JSON answers and then echoes in its HTML pages: a
+# secret the run learns while it runs (from the `accessToken` key), in any worker.
+ISSUED_TOKEN = "issued-access-token-7f3c9a1e5b2d4c6f"
+
+
 def _echo(request: Request, count: int) -> bytes:
     """Everything the target received, back in a different form each time."""
     seen = request.echo()
@@ -76,14 +81,18 @@ def _echo(request: Request, count: int) -> bytes:
         with contextlib.suppress(ValueError):
             auth += " = " + base64.b64decode(auth[6:]).decode("utf-8", errors="replace")
     if count % 3 == 0:
-        page = f"<html><body><pre>{json.dumps(seen)}</pre><p>{auth}</p></body></html>"
+        page = (
+            f"<html><body><pre>{json.dumps(seen)}</pre><p>{auth}</p>"
+            f"<p>session {ISSUED_TOKEN}</p></body></html>"
+        )
         return _response(200, page.encode(), content_type="text/html")
     if count % 3 == 1:
         message = f"could not process '{request.body.decode('utf-8', 'replace')}' for {auth}"
         return _json(400, {"status": 400, "code": "INVALID_INPUT", "message": message,
                            "details": {"errors": [{"field": "x", "echo": seen}]}},
                      headers=(("X-Echo-Authorization", auth),))  # fmt: skip
-    return _json(200, {**CONFIG, "echo": seen, "auth": quote(auth, safe="")})
+    return _json(200, {**CONFIG, "echo": seen, "auth": quote(auth, safe=""),
+                       "accessToken": ISSUED_TOKEN})  # fmt: skip
 
 
 def _deep(depth: int = 100_000) -> bytes:

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from ..conformance_runs.runner import RunResult, _environment, conformance_run
-from .server import HostileTarget
+from .server import ISSUED_TOKEN, HostileTarget
 
 # secrets whose raw, base64, URL-encoded and JSON-escaped forms all differ
 CREDENTIALS = {
@@ -64,6 +64,7 @@ def secret_forms() -> dict[str, str]:
             f"form-encoded {client_id}": quote_plus(secret),
             f"json-escaped {client_id}": json.dumps(secret)[1:-1],
         }
+    forms["a token the target issued"] = ISSUED_TOKEN
     return forms
 
 
