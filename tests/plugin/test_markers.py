@@ -14,12 +14,12 @@ import pytest
 def test_reaches_the_target(client):
     assert client.get("/config").status == 200
 
-@pytest.mark.feature("cards")
+@pytest.mark.feature("no-sandbox-declares-this")
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_needs_a_feature(client):
     pass
 
-@pytest.mark.adapter_hook("pytest_conformance_issue_card")
+@pytest.mark.adapter_hook("pytest_conformance_no_adapter_implements_this")
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_needs_an_adapter(client):
     pass
@@ -51,8 +51,12 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester, worker
         "no:cacheprovider",
     )
     result.assert_outcomes(passed=2, skipped=2)
-    result.stdout.fnmatch_lines(["*feature 'cards' is not enabled for the target*--features*"])
-    result.stdout.fnmatch_lines(["*needs adapter hook 'pytest_conformance_issue_card'*--adapter*"])
+    result.stdout.fnmatch_lines(
+        ["*feature 'no-sandbox-declares-this' is not enabled for the target*--features*"]
+    )
+    result.stdout.fnmatch_lines(
+        ["*needs adapter hook 'pytest_conformance_no_adapter_implements_this'*--adapter*"]
+    )
     summary = json.loads((report_dir / "summary.json").read_text())
     assert summary["parts"]["auth"] == {"passed": 2, "failed": 0, "skipped": 2, "errors": 0}
     assert summary["target"]["environment"] == "sandbox"
