@@ -29,6 +29,10 @@ BANNER_KEYS = {
     "skip_verification_paperwork",
     "adapter",
     "features",
+    "wallet_rp_id",
+    "wallet_origin",
+    "wallet_oidc_issuers",
+    "wallet_enclave_public_key",
 }
 
 
