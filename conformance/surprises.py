@@ -12,7 +12,9 @@ target: an exception in a test that did not is the kit's own bug and keeps its t
 from __future__ import annotations
 
 import re
+import traceback
 from collections.abc import Callable, Generator
+from pathlib import Path
 
 import pytest
 from hypothesis.errors import Flaky
@@ -110,9 +112,24 @@ def as_clause_failure(item: pytest.Item, exc: BaseException, last: object) -> Co
         statement,
         expected=_Plain(expected),
         observed=_Plain(received),
-        hint="the exchanges below show the whole answer",
+        hint=(
+            "the exchanges below show the whole answer; if it is what the interface states,"
+            f" the kit misread it: report it to the kit's maintainers ({_where(exc)})"
+        ),
         exchange=exchange,  # type: ignore[arg-type]
     )
+
+
+def _where(exc: BaseException) -> str:
+    """Where in the kit's code the answer could not be read (the innermost frame), so a
+    misread valid answer can be told from a target's fault and fixed."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "no location"
+    last = frames[-1]
+    parts = Path(last.filename).parts
+    short = "/".join(parts[-3:]) if len(parts) >= 3 else last.filename
+    return f"read at {short}:{last.lineno}"
 
 
 class _Plain(str):

@@ -54,3 +54,12 @@ def test_a_surprise_reads_as_a_clause_failure(case):
     assert "GET /x -> 200" in message
     for name in RAW_NAMES:
         assert name not in message, message
+
+
+def test_a_surprise_names_where_the_kit_read_it():
+    """A kit bug would read like a target's fault; the location lets a reader tell them apart."""
+    exchange = SimpleNamespace(summary=lambda: "GET /x -> 200 (1 ms)", curl="curl -sS x")
+    item = SimpleNamespace(iter_markers=lambda name=None: iter(()))
+    message = str(as_clause_failure(item, raised(lambda: {}["id"]), exchange))
+    assert "the kit misread it" in message
+    assert "test_surprises.py:" in message
