@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +19,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from conformance.decoding import decode_json
 
 __all__ = ["compact_jwes", "opaque_strings", "open_jwe"]
 
@@ -81,8 +82,8 @@ def open_jwe(token: str, private_key_pem: str) -> tuple[bytes | None, str]:
         return None, "a JWE segment is not base64url"
     header_bytes, wrapped, iv, ciphertext, tag = (d or b"" for d in decoded)
     try:
-        header = json.loads(header_bytes)
-    except (ValueError, UnicodeDecodeError):
+        header = decode_json(header_bytes)
+    except ValueError:  # DecodeProblem included: bounded depth, size and UTF-8
         return None, "the JWE header is not JSON"
     if not isinstance(header, dict) or (header.get("alg"), header.get("enc")) != (
         "RSA-OAEP-256",

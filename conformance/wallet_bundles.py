@@ -17,6 +17,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from conformance.decoding import decode_json
 from conformance.wallet_format import WalletFormat
 from conformance.wallet_hpke import HpkeError, open_sealed, seal
 from conformance.wallet_keys import WalletKey, public_key_from_hex, public_point, verify_der_hex
@@ -55,8 +56,8 @@ def _json_object(raw: object, what: str) -> dict[str, Any]:
     if not isinstance(raw, str):
         raise BundleProblem(f"{what} is neither a JSON string nor an object")
     try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
+        value = decode_json(raw)
+    except ValueError:  # DecodeProblem included: bounded depth and size
         raise BundleProblem(f"{what} is not JSON") from None
     if not isinstance(value, dict):
         raise BundleProblem(f"{what} is not a JSON object")
