@@ -48,6 +48,18 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument("--profile", metavar="FILE", help="TOML profile file describing the target")
     run.add_argument("--parts", metavar="A,B", help="spec parts to run (default: all eight)")
     run.add_argument("-n", dest="workers", metavar="N", help="parallel workers (pytest-xdist)")
+    run.add_argument(
+        opt.WAIVERS_FLAG,
+        dest="waivers",
+        metavar="FILE",
+        help="TOML file of accepted failures (reason, expiry); expired ones fail",
+    )
+    run.add_argument(
+        opt.BASELINE_FLAG,
+        dest="baseline",
+        metavar="SUMMARY_JSON",
+        help="an earlier summary.json: the summaries list new and fixed failures",
+    )
     for setting in opt.SETTINGS:
         run.add_argument(setting.flag, dest=setting.dest, default=None, help=setting.help)
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="-- then pytest arguments")
@@ -98,6 +110,9 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
         args.append(f"{opt.PARTS_FLAG}={ns.parts}")
     if ns.workers:
         args += ["-n", str(ns.workers)]
+    for flag, value in ((opt.WAIVERS_FLAG, ns.waivers), (opt.BASELINE_FLAG, ns.baseline)):
+        if value:
+            args.append(f"{flag}={value}")
     for setting in opt.SETTINGS:
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
@@ -128,6 +143,12 @@ def command_run(ns: argparse.Namespace) -> int:
             print(f"conformance: {what} (exit {EXIT_CODES[outcome.verdict]}): {reason}",
                   file=sys.stderr)  # fmt: skip
         return EXIT_CODES[outcome.verdict]
+    if outcome.verdict == "no_tests":
+        print("conformance: no test ran (nothing selected, or every test skipped); "
+              "summary.md says why each was skipped", file=sys.stderr)  # fmt: skip
+        return EXIT_USAGE
+    if outcome.verdict == "failed" or code == pytest.ExitCode.TESTS_FAILED:
+        return EXIT_FAILED  # also an expired waiver, with every test passing
     if code == pytest.ExitCode.OK:
         return EXIT_OK
     if code == pytest.ExitCode.TESTS_FAILED:
@@ -196,7 +217,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     if ns.command == "run":
-        return command_run(ns)
+        code = command_run(ns)
+        from conformance.report_paths import render_locations
+
+        report_dir = ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports"
+        print(f"{render_locations(Path(report_dir))}\nconformance: exit {code}")
+        return code
     if ns.command == "report":
         return command_report(ns.report_dir, ns.output)
     parser.error(f"unknown command {ns.command}")

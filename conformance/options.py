@@ -103,7 +103,8 @@ FEATURES = Setting(
     "--features",
     "CONFORMANCE_FEATURES",
     "features",
-    "comma-separated features enabled for the platform (e.g. rule-based-accounts,sca,cards)",
+    "comma-separated features enabled for the platform: cards, rule-based-accounts, "
+    "rule-based-accounts-off-for-second-platform, sca, agents",
     kind="list",
 )
 ADAPTER = Setting(
@@ -218,6 +219,10 @@ SETTINGS: tuple[Setting, ...] = (
     WALLET_OIDC_ISSUERS,
 )
 
+# Run options that are not target settings (no profile key).
+WAIVERS_FLAG, WAIVERS_ENV = "--waivers", "CONFORMANCE_WAIVERS"
+BASELINE_FLAG, BASELINE_ENV = "--baseline", "CONFORMANCE_BASELINE"
+
 # Profile-file tables that are not single flags.
 FIELD_NAMES_TABLE = "field_names"
 
@@ -239,6 +244,22 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="PARTS",
         help="comma-separated spec parts to run: resources, transitions, endpoints, auth, "
         f"webhooks, errors, limits, versioning (env {PARTS_ENV})",
+    )
+    group.addoption(
+        WAIVERS_FLAG,
+        dest="conformance_waivers",
+        default=None,
+        metavar="FILE",
+        help="TOML file of accepted failures, each with a reason and an expiry date; an "
+        f"expired waiver fails the run (env {WAIVERS_ENV})",
+    )
+    group.addoption(
+        BASELINE_FLAG,
+        dest="conformance_baseline",
+        default=None,
+        metavar="SUMMARY_JSON",
+        help=f"an earlier run's summary.json: the summaries list new and fixed failures "
+        f"(env {BASELINE_ENV})",
     )
     for setting in SETTINGS:
         metavar = {"bool": "true|false", "float": "SECONDS", "list": "A,B"}.get(setting.kind)

@@ -121,6 +121,10 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     parts = _selected_parts(config)
     profile = load_profile(config)
+    from conformance import baseline, waivers
+
+    waivers.install_from_config(config)  # a bad waiver file stops the run before it starts
+    earlier = baseline.from_config(config)
     state = SessionState(profile=profile)
     config.stash[STATE_KEY] = state
     _register_secrets(profile)
@@ -132,6 +136,7 @@ def pytest_configure(config: pytest.Config) -> None:
     summary = SummaryReporter(
         Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
     )
+    summary.baseline = earlier
     checked = preflight(state.profile)
     TARGET_HEALTH.reset()
     if checked.problem is not None:
@@ -185,6 +190,9 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.fixtures")
     config.pluginmanager.import_plugin("conformance.surprises")
+    from conformance import waivers
+
+    waivers.install_from_config(config)
     if state.profile.adapter:
         _register_adapter(config, state.profile.adapter)
     if config.getoption("hypothesis_profile", None) is None:

@@ -380,8 +380,23 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
                 "Give the tunnel's public URL.",
             )
     _check_wallet_key(values.get("wallet_enclave_public_key"))
+    _check_features(values.get("features", ()))
     values["base_url"] = base_url
     return TargetProfile(embedded=embedded, field_names=field_names, **values)
+
+
+def _check_features(names: tuple[str, ...]) -> None:
+    """A misspelt feature would silently skip the tests it gates: refuse it."""
+    from conformance.features import KNOWN_FEATURES, unknown_features
+
+    unknown = unknown_features(tuple(names))
+    if unknown:
+        raise _usage(
+            opt.FEATURES.flag,
+            ",".join(names),
+            f"unknown feature(s) {', '.join(unknown)}",
+            f"Known features: {', '.join(KNOWN_FEATURES)}.",
+        )
 
 
 def _check_wallet_key(value: object) -> None:

@@ -29,6 +29,8 @@ from conformance.markers import (
 )
 from conformance.redaction import write_text
 from conformance.requirements import PARTS, Catalogue
+from conformance.skip_reasons import group_skips, markdown_sections, untested
+from conformance.waivers import WAIVED_PROPERTY
 
 __all__ = [
     "EXIT_CODES",
@@ -48,12 +50,13 @@ _OUTCOMES = ("passed", "failed", "skipped", "errors")
 # Exit codes of `conformance run` (the output contract keeps 0, 1 and 2).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_RUN, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 EXIT_CODES = {"passed": EXIT_OK, "failed": EXIT_FAILED, "not_run": EXIT_NOT_RUN,
-              "incomplete": EXIT_INCOMPLETE}  # fmt: skip
+              "incomplete": EXIT_INCOMPLETE, "no_tests": EXIT_USAGE}  # fmt: skip
 TITLES = {
     "passed": "PASSED",
     "failed": "FAILED",
     "not_run": "INCOMPLETE (the target could not be tested)",
     "incomplete": "INCOMPLETE (the run did not finish)",
+    "no_tests": "NO TEST RAN (nothing was selected, or every test was skipped)",
 }
 # A report property an xdist worker sets when its target stopped answering.
 TARGET_DOWN_PROPERTY = "conformance_target_down"
@@ -83,6 +86,7 @@ class _TestResult:
     message: str = ""
     requests: int = 0
     advisories: list[str] = field(default_factory=list)
+    waived: str | None = None
 
 
 def failure_message(report: pytest.TestReport) -> str:
@@ -115,6 +119,7 @@ class SummaryReporter:
         self.interrupted: str | None = None
         self.expected_tests: int | None = None
         self._config: pytest.Config | None = None
+        self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
         _LAST.verdict, _LAST.reason = "incomplete", None
 
     def stop_target_down(self, reason: str) -> None:
@@ -159,8 +164,12 @@ class SummaryReporter:
                 result.advisories.append(advisory)
         for reason in _property(report, TARGET_DOWN_PROPERTY):
             self.stop_target_down(reason)
+        for reason in _property(report, WAIVED_PROPERTY):
+            result.waived = reason
         if report.when == "call":
-            if report.failed:
+            if result.waived and report.skipped:
+                result.outcome, result.message = "waived", result.waived
+            elif report.failed:
                 result.outcome, result.message = "failed", failure_message(report)
             elif report.skipped and result.outcome == "passed":
                 result.outcome = "skipped"
@@ -197,10 +206,13 @@ class SummaryReporter:
         """The summary as the output contract defines it, with the run's verdict."""
         results = [r for r in self.results.values() if r.part is not None]
         totals = dict.fromkeys(_OUTCOMES, 0)
+        totals["waived"] = 0  # waived failures count here only, in no part's row
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
         for result in results:
             totals[result.outcome] += 1
-            parts[result.part or ""][result.outcome] += 1
+            if result.outcome != "waived":
+                parts[result.part or ""][result.outcome] += 1
+        waivers = self._waivers()
         ran_parts = sorted({r.part for r in results if r.part})
         not_run = max(0, (self.expected_tests or 0) - len(results))
         reason: str | None
@@ -213,9 +225,15 @@ class SummaryReporter:
             verdict, reason = "incomplete", self.interrupted
         elif totals["failed"] or totals["errors"]:
             verdict, reason = "failed", None
+        elif waivers is not None and waivers.expired:
+            verdict = "failed"
+            reason = "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
+        elif not (totals["passed"] or totals["waived"]):
+            verdict, reason = "no_tests", "no test ran: none was selected, or every one skipped"
         else:
             verdict, reason = "passed", None
-        return {
+        statuses = self._requirement_statuses(results)
+        summary: dict[str, Any] = {
             "verdict": verdict,
             "incomplete_reason": reason,
             "not_run": not_run if verdict in ("incomplete", "not_run") else 0,
@@ -228,7 +246,7 @@ class SummaryReporter:
             "totals": totals,
             "parts": parts,
             "requests": sum(r.requests for r in results),
-            "requirements": self._requirement_statuses(results),
+            "requirements": statuses,
             "failures": [
                 {
                     "nodeid": r.nodeid,
@@ -244,7 +262,40 @@ class SummaryReporter:
                 for r in results
                 for message in r.advisories
             ],
+            "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+            "untested": untested(statuses, self.catalogue, ran_parts),
+            "waived": [
+                {
+                    "nodeid": r.nodeid,
+                    "part": r.part,
+                    "requirements": list(r.requirements),
+                    "waiver": r.waived,
+                }
+                for r in results
+                if r.outcome == "waived"
+            ],
         }
+        if waivers is not None:
+            summary["waivers"] = waivers.view(
+                [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
+            )
+        if self.baseline is not None and not placeholder:
+            from conformance.baseline import compare
+
+            summary["baseline"] = compare(
+                self.baseline[0],
+                self.baseline[1],
+                summary["failures"],
+                (r.nodeid for r in results if r.outcome == "passed"),
+            )
+        return summary
+
+    def _waivers(self) -> Any:
+        from conformance.waivers import PLUGIN_NAME
+
+        if self._config is None:
+            return None
+        return self._config.pluginmanager.get_plugin(PLUGIN_NAME)
 
     def _requirement_statuses(self, results: list[_TestResult]) -> list[dict[str, str]]:
         seen: dict[str, set[str]] = {}
@@ -256,6 +307,8 @@ class SummaryReporter:
             outcomes = seen.get(requirement.id, set())
             if outcomes & {"failed", "errors"}:
                 status = "failed"
+            elif "waived" in outcomes:
+                status = "waived"
             elif "passed" in outcomes:
                 status = "passed"
             elif outcomes:
@@ -292,7 +345,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
         f"- target: {summary['target'].get('base_url')} ({summary['target'].get('environment')})",
         f"- started: {summary['started_at']}, duration {summary['duration_s']:.1f} s",
         f"- totals: {totals['passed']} passed, {totals['failed']} failed, "
-        f"{totals['skipped']} skipped, {totals['errors']} errors",
+        f"{totals['skipped']} skipped, {totals['errors']} errors"
+        + (f", {totals['waived']} waived" if totals.get("waived") else ""),
         f"- requests sent to the target: {summary.get('requests', 0)}",
         "",
         "| part | passed | failed | skipped | errors |",
@@ -316,8 +370,32 @@ def render_markdown(summary: dict[str, Any]) -> str:
             first = failure["message"].splitlines()[0] if failure["message"] else ""
             ids = ", ".join(failure["requirements"])
             lines.append(f"- `{failure['nodeid']}` ({failure['part']}; {ids}): {first}")
+    lines += _waiver_lines(summary)
+    from conformance.baseline import markdown_section
+
+    lines += markdown_section(summary)
     if summary["advisories"]:
         lines += ["", "## Advisories (never failing)", ""]
         for advisory in summary["advisories"]:
             lines.append(f"- `{advisory['nodeid']}`: {advisory['message']}")
+    lines += markdown_sections(summary)
     return "\n".join(lines) + "\n"
+
+
+def _waiver_lines(summary: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if summary.get("waived"):
+        lines += ["", "## Waived failures (accepted until their expiry)", ""]
+        for waived in summary["waived"]:
+            lines.append(f"- `{waived['nodeid']}`: {waived['waiver']}")
+    expired = (summary.get("waivers") or {}).get("expired") or []
+    if expired:
+        lines += ["", "## Expired waivers (they fail the run)", ""]
+        for waiver in expired:
+            subject = waiver["test"] or f"requirement {waiver['requirement']}"
+            lines.append(f"- {subject}: expired {waiver['expires']} ({waiver['reason']})")
+    unused = (summary.get("waivers") or {}).get("unused") or []
+    if unused:
+        names = ", ".join(w["test"] or w["requirement"] for w in unused)
+        lines += ["", f"Waivers that matched no failure: {names}"]
+    return lines
