@@ -9,16 +9,22 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
   executes per second from 8 threads on distinct quotes, and whether the ledger still
   balances afterwards (funded = left on the source + credited to the destination);
 - the suite: wall time of ``conformance run`` against the embedded sandbox, serial and with
-  ``-n 2``, with its test and request counts.
+  ``-n 2``, ``-n 4``, ``-n 8`` and the speed-up of each over serial; CPU per request of the
+  whole run and the suite's own share (everything but the sandbox's work); a run against a
+  sandbox whose quotes live 60 s, with its waits on the target's clock and the rest;
+- with ``--self-tests``, the wall time of the project's own test suite.
 
 Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
-[--skip-suite]``
+[--skip-suite] [--workers 2,4,8] [--quote-lifetime 60] [--self-tests]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -218,21 +224,106 @@ def bench_money(quotes: int) -> dict[str, Any]:
         sandbox.stop()
 
 
-def bench_suite(workers: int | None) -> dict[str, Any]:
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process (Linux /proc), 0 when gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _is_sandbox(pid: int) -> bool:
+    try:
+        return b"reference\x00serve" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def bench_suite(workers: int | None, *, embedded_args: str = "") -> dict[str, Any]:
+    """One ``conformance run`` against the embedded sandbox: wall time, CPU of the whole
+    run (suite, workers, sandbox), the sandbox's own CPU (sampled from /proc every 0.1 s
+    while it runs, so up to 0.1 s of it may be missed), and the time spent waiting on the
+    target's clock (from the progress lines of long waits)."""
     with tempfile.TemporaryDirectory() as report_dir:
         command = [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={report_dir}"]
         if workers:
             command += ["-n", str(workers)]
+        if embedded_args:
+            command.append(f"--embedded-args={embedded_args}")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, stdin=subprocess.DEVNULL)  # fmt: skip
+        output: list[str] = []
+        reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
+        reader.start()
+        sandbox_cpu: dict[int, float] = {}
+        while process.poll() is None:
+            for child in _children(process.pid):
+                if _is_sandbox(child):
+                    sandbox_cpu[child] = max(sandbox_cpu.get(child, 0.0), _cpu_s(child))
+            time.sleep(0.1)
         wall = time.perf_counter() - t0
+        reader.join(10)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         summary = json.loads((Path(report_dir) / "summary.json").read_text())
-    return {
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    requests = summary.get("requests") or 0
+    target_cpu = sum(sandbox_cpu.values())
+    waits = [float(w) for w in _WAIT_DONE.findall("".join(output))]
+    figures: dict[str, Any] = {
         "workers": workers or 1,
-        "exit_code": done.returncode,
+        "exit_code": process.returncode,
         "wall_s": round(wall, 2),
         "tests": summary["totals"],
-        "requests": summary.get("requests"),
+        "requests": requests,
+        "cpu_s": round(cpu, 2),
+        "target_cpu_s": round(target_cpu, 2),
+        "cpu_ms_per_request": round(1000 * cpu / requests, 2) if requests else None,
+        "suite_cpu_ms_per_request": (
+            round(1000 * (cpu - target_cpu) / requests, 2) if requests else None
+        ),
+        "waits_s": waits,
+    }
+    if embedded_args:
+        figures["embedded_args"] = embedded_args
+    return figures
+
+
+_WAIT_DONE = re.compile(r"done waiting for .*?\((\d+) s\)")
+
+
+def bench_self_tests() -> dict[str, Any]:
+    """Wall time of the project's own test suite (``pytest`` as CI runs it)."""
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    last = (done.stdout.strip().splitlines() or [""])[-1]
+    return {"exit_code": done.returncode, "wall_s": round(time.perf_counter() - t0, 1),
+            "result": last}  # fmt: skip
+
+
+def suite_figures(workers: list[int], quote_lifetime: int) -> dict[str, Any]:
+    runs = [bench_suite(None), *(bench_suite(n) for n in workers)]
+    serial = runs[0]["wall_s"]
+    for run in runs:
+        run["speedup_vs_serial"] = round(serial / run["wall_s"], 2)
+    slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
+    return {
+        "embedded": runs,
+        f"quotes_live_{quote_lifetime}_s": {
+            **slow,
+            "longest_wait_s": max(slow["waits_s"], default=0),
+            "rest_of_run_s": round(slow["wall_s"] - max(slow["waits_s"], default=0), 2),
+        },
     }
 
 
@@ -242,6 +333,11 @@ def main() -> int:
     parser.add_argument("--webhooks", type=int, default=50)
     parser.add_argument("--quotes", type=int, default=200)
     parser.add_argument("--skip-suite", action="store_true")
+    parser.add_argument("--workers", default="2,4,8", help="worker counts to compare to serial")
+    parser.add_argument("--quote-lifetime", type=int, default=60, help="quote lifetime (s) "
+                        "of the sandbox for the slow-target run")  # fmt: skip
+    parser.add_argument("--self-tests", action="store_true",
+                        help="also time the project's own test suite (minutes)")  # fmt: skip
     args = parser.parse_args()
     figures: dict[str, Any] = {
         "reference": bench_reference(args.requests),
@@ -249,7 +345,10 @@ def main() -> int:
         "money": bench_money(args.quotes),
     }
     if not args.skip_suite:
-        figures["suite"] = [bench_suite(None), bench_suite(2)]
+        workers = [int(n) for n in args.workers.split(",") if n.strip()]
+        figures["suite"] = suite_figures(workers, args.quote_lifetime)
+    if args.self_tests:
+        figures["self_tests"] = bench_self_tests()
     print(json.dumps(figures, indent=2))
     return 0
 

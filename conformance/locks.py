@@ -1,9 +1,14 @@
-"""Cross-process locks, so tests that change one platform's configuration take turns.
+"""Cross-process locks, so tests that change one platform's configuration never overlap
+with tests that rely on it.
 
-Under pytest-xdist several workers share one target. A test that changes the platform
-configuration holds the platform's lock from its snapshot to its restore, so no other
-such test sees its intermediate state. The lock is a ``flock`` on a file named after the
-target and the platform; it is released when the holder ends, even if it crashes.
+Under pytest-xdist several workers share one target. Every conformance test runs holding
+its platform's configuration lock (see ``scheduling.py``): shared by tests that only rely
+on the configuration, exclusive by the tests that change it (``restore_config``), from
+their set-up to their teardown. The lock is a ``flock`` on a file named after the target
+and the platform; it is released when the holder ends, even if it crashes.
+
+Within one process the lock is re-entrant: code that asks for it while the process holds
+it already (``config_lock``, ``Money.stable_config``) goes on under the held lock.
 """
 
 from __future__ import annotations
@@ -22,19 +27,35 @@ except ImportError:  # pragma: no cover - not POSIX: runs are then serial anyway
 __all__ = ["platform_lock"]
 
 LOCK_DIR = Path(tempfile.gettempdir()) / "gpsi-conformance-locks"
+# lock file -> how many holders this process has nested (the outermost holds the flock)
+_HELD: dict[Path, int] = {}
+
+
+def _lock_file(base_url: str, client_id: str) -> Path:
+    digest = hashlib.sha256(f"{base_url}\n{client_id}".encode()).hexdigest()[:24]
+    return LOCK_DIR / f"{digest}.lock"
 
 
 @contextmanager
-def platform_lock(base_url: str, client_id: str) -> Iterator[None]:
-    """Hold the configuration lock of one platform of one target."""
-    if fcntl is None:
-        yield
-        return
-    LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256(f"{base_url}\n{client_id}".encode()).hexdigest()[:24]
-    with open(LOCK_DIR / f"{digest}.lock", "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+def platform_lock(base_url: str, client_id: str, *, shared: bool = False) -> Iterator[None]:
+    """Hold the configuration lock of one platform of one target (exclusive unless
+    ``shared``); re-entrant within a process, where the outermost holder's mode rules."""
+    path = _lock_file(base_url, client_id)
+    if fcntl is None or path in _HELD:
+        _HELD[path] = _HELD.get(path, 0) + 1
         try:
             yield
         finally:
+            _HELD[path] -= 1
+            if not _HELD[path]:
+                del _HELD[path]
+        return
+    LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        _HELD[path] = 1
+        try:
+            yield
+        finally:
+            del _HELD[path]
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

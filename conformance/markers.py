@@ -5,6 +5,8 @@
 - ``@adapter_hook("conformance_...")``: runs only when the adapter implements the hook.
 - ``@writes``: moves money or changes configuration; off in production unless allowed.
 - ``@resource("PlatformConfig")``: the Allure feature; defaults from the requirement's area.
+- ``@starts_early("fixture")``: that session fixture is set up when the run starts; the
+  test runs last (``scheduling.py``).
 
 A test's spec part is the folder it lives in (``suites/<part>/``).
 """
@@ -39,6 +41,8 @@ MARKERS = {
     "adapter_hook(name)": "run only when the adapter implements this hook",
     "writes": "moves money or changes configuration; off in production unless allowed",
     "resource(name)": "the resource this test is about (Allure feature)",
+    "starts_early(*fixtures)": "session fixtures set up at the start of the run (what must "
+    "expire); the test itself runs last, so its wait overlaps with the rest",
 }
 
 # Allure feature per catalogue area, for tests without an explicit resource marker.

@@ -31,6 +31,7 @@ from conformance.failures import check, fail
 from conformance.money_customers import CustomerSetup
 from conformance.onboarding import Onboarding
 from conformance.profile import TargetProfile
+from conformance.progress import WaitProgress
 from conformance.quote_bodies import Corridor, quote_body
 from conformance.sink.store import parse_timestamp
 from conformance.transaction_history import (
@@ -363,12 +364,13 @@ class Money(CustomerSetup, TransactionHistory):
             parsed = parsed.replace(tzinfo=UTC)
         return parsed
 
-    def wait_past(self, quote: Mapping[str, Any]) -> None:
+    def wait_past(self, quote: Mapping[str, Any], *, what: str = "a quote to expire") -> None:
         """Wait until the target's clock has passed the quote's ``expiresAt``.
 
         Polls the target's Date header (whole seconds, so a second later than expiresAt is
-        past it for sure); without one, the local clock shifted by the target's createdAt.
-        Bounded by expiresAt plus ``EXPIRY_MARGIN_S``, never a fixed sleep.
+        past it for sure), less often while expiry is far; without one, the local clock
+        shifted by the target's createdAt. Bounded by expiresAt plus ``EXPIRY_MARGIN_S``,
+        never a fixed sleep. A long wait shows ``what`` it awaits on the console.
         """
         expires = parse_timestamp(quote.get("expiresAt"))
         created = parse_timestamp(quote.get("createdAt"))
@@ -377,13 +379,22 @@ class Money(CustomerSetup, TransactionHistory):
         offset = (created - datetime.now(UTC)) if created is not None else timedelta(0)
         lifetime = (expires - created).total_seconds() if created is not None else 0.0
         deadline = time.monotonic() + max(lifetime, 0.0) + EXPIRY_MARGIN_S
+        progress: WaitProgress | None = None
         while time.monotonic() < deadline:
             server = self.server_time()
             now = server if server is not None else datetime.now(UTC) + offset
             if now > expires:
-                return
+                break
             left = (expires - now).total_seconds()
-            time.sleep(min(max(left, 0.05), 0.5, max(deadline - time.monotonic(), 0)))
+            if progress is None:
+                progress = WaitProgress(f"{what} (expiresAt {quote.get('expiresAt')})",
+                                        min(left + 1, deadline - time.monotonic()))  # fmt: skip
+            progress.tick(left)
+            # half the time left while far (the Date header counts whole seconds), then 0.5 s
+            pause = max(min(left / 2, 15.0), min(left, 0.5), 0.05)
+            time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
+        if progress is not None:
+            progress.done()
 
     def execute(self, quote_id: str) -> ApiResponse:
         """POST /quotes/{quoteId}/execute (no body)."""

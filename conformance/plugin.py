@@ -20,7 +20,7 @@ import allure
 import pytest
 from hypothesis import HealthCheck, settings
 
-from conformance import hookspecs, options, redaction
+from conformance import hookspecs, options, progress, redaction
 from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient
 from conformance.embedded import EmbeddedStartError, start_embedded, wallet_settings
 from conformance.evidence import Redactor
@@ -36,6 +36,7 @@ from conformance.preflight import preflight
 from conformance.profile import TargetProfile, load_profile
 from conformance.reporting import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.requirements import PARTS, default_catalogue
+from conformance.scheduling import order_items
 from conformance.schemas import default_registry
 from conformance.secrets import (
     known_secrets,
@@ -193,6 +194,8 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     from conformance import waivers
 
     waivers.install_from_config(config)
+    config.pluginmanager.import_plugin("conformance.scheduling")
+    progress.install(config)
     if state.profile.adapter:
         _register_adapter(config, state.profile.adapter)
     if config.getoption("hypothesis_profile", None) is None:
@@ -372,6 +375,7 @@ def pytest_collection_modifyitems(
     if state is None:
         return
     select_parts(items, _selected_parts(config), config)
+    order_items(items)
     for item in items:
         part = item_part(item)
         if part is not None:

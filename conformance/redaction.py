@@ -36,7 +36,8 @@ __all__ = [
 
 REDACTED = "<redacted>"
 _MAX_SCRUBBED_FILE = 64 * 1024 * 1024
-_KEY = 8  # every form is at least this long; forms are indexed by their first characters
+_KEY = 8  # every form is at least this long
+_GRAM = 4  # forms are indexed by their blocks of this many characters at offsets 0-3
 _cache_lock = threading.Lock()
 _cache: dict[tuple[int, tuple[str, ...]], _Matcher] = {}
 
@@ -44,16 +45,23 @@ _cache: dict[tuple[int, tuple[str, ...]], _Matcher] = {}
 class _Matcher:
     """Finds every form of every secret in a text: leftmost, longest first.
 
-    Forms are indexed by their first ``_KEY`` characters, so a text is scanned once
-    whatever the number of secrets (a regex alternation of a thousand forms is ten times
-    slower, and recompiling it as secrets are learnt slower still).
+    Forms are indexed by their first characters, so a text is scanned once whatever the
+    number of secrets (a regex alternation of a thousand forms is ten times slower, and
+    recompiling it as secrets are learnt slower still).
     """
 
     def __init__(self, forms: set[str], codes: frozenset[str]) -> None:
-        index: dict[str, list[str]] = {}
+        # every form is at least _KEY (8) long, so each occurrence holds, at one of its
+        # offsets 0-3, a _GRAM-character block aligned on a multiple of _GRAM in the text:
+        # the scan visits one position in four and checks the forms that block may start
+        grams: dict[str, list[tuple[int, str]]] = {}
         for form in sorted(forms, key=len, reverse=True):
-            index.setdefault(form[:_KEY], []).append(form)
-        self.index = index
+            for offset in range(_GRAM):
+                entry = (offset, form)
+                bucket = grams.setdefault(form[offset : offset + _GRAM], [])
+                if entry not in bucket:
+                    bucket.append(entry)
+        self.grams = grams
         # one-time codes are short: scrubbed only where they stand alone
         self.codes = (
             re.compile(
@@ -65,34 +73,36 @@ class _Matcher:
 
     @property
     def empty(self) -> bool:
-        return not self.index and self.codes is None
+        return not self.grams and self.codes is None
 
     def sub(self, text: str) -> str:
-        if self.index and len(text) >= _KEY:
+        if self.grams and len(text) >= _KEY:
             text = self._sub_forms(text)
         if self.codes is not None:
             text = self.codes.sub(REDACTED, text)
         return text
 
     def _sub_forms(self, text: str) -> str:
-        index = self.index
-        parts: list[str] = []
-        last = i = 0
-        end = len(text) - _KEY + 1
-        while i < end:
-            candidates = index.get(text[i : i + _KEY])
-            if candidates is not None:
-                for form in candidates:
-                    if text.startswith(form, i):
-                        parts += [text[last:i], REDACTED]
-                        i = last = i + len(form)
-                        break
-                else:
-                    i += 1
-            else:
-                i += 1
-        if not parts:
+        """Leftmost, longest first: of the forms found, the earliest start wins, then the
+        longest form; the text after it is scanned on."""
+        get = self.grams.get
+        found: list[tuple[int, int]] = []
+        for i in range(0, len(text) - _GRAM + 1, _GRAM):
+            hits = get(text[i : i + _GRAM])
+            if hits is not None:
+                for offset, form in hits:
+                    start = i - offset
+                    if start >= 0 and text.startswith(form, start):
+                        found.append((start, -len(form)))
+        if not found:
             return text
+        found.sort()
+        parts: list[str] = []
+        last = 0
+        for start, negative_length in found:
+            if start >= last:
+                parts += [text[last:start], REDACTED]
+                last = start - negative_length
         parts.append(text[last:])
         return "".join(parts)
 

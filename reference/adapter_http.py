@@ -6,6 +6,7 @@ trigger is refused. The adapter modules share it and never import ``conformance`
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import httpx
@@ -13,6 +14,17 @@ import httpx
 from reference import INTERFACE_VERSION
 
 _VERSION_SEGMENT = re.compile(r"/\d{4}-\d{2}-\d{2}$")
+
+
+_local = threading.local()
+
+
+def _client() -> httpx.Client:
+    """One client per thread, kept: a new one per trigger costs a TLS context (~20 ms)."""
+    client: httpx.Client | None = getattr(_local, "client", None)
+    if client is None:
+        client = _local.client = httpx.Client()
+    return client
 
 
 class AdapterError(RuntimeError):
@@ -29,7 +41,7 @@ def call(
     profile: Any, method: str, path: str, body: dict[str, Any] | None = None
 ) -> httpx.Response:
     """``method path`` (with ``body`` as JSON when given); raise unless it succeeded."""
-    response = httpx.request(
+    response = _client().request(
         method,
         base_url(profile) + path,
         json=body,

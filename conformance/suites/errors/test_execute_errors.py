@@ -64,14 +64,25 @@ def test_a_second_execute_debits_nothing(money, wallet, config_lock, advisory):
     )
 
 
-@pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
-def test_an_expired_quote_is_not_executed(money, wallet, config_lock, client, schema_registry):
-    """Waits until the target's clock has passed expiresAt (its Date header), bounded by
-    expiresAt plus a margin; the embedded sandbox's quotes live 5 s."""
+@pytest.fixture(scope="session")
+def quote_left_to_expire(money):
+    """A wallet, its balances, and a quote nobody executes, made when the run starts
+    (``starts_early``) so that its lifetime passes while the other tests run."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body(amount=AMOUNT))
-    money.wait_past(quote)
+    return wallet, corridor, before, money.quote(corridor.body(amount=AMOUNT))
+
+
+@pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
+@pytest.mark.starts_early("quote_left_to_expire")
+def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, schema_registry):
+    """Waits until the target's clock has passed expiresAt (its Date header), bounded by
+    expiresAt plus a margin; the quote is made when the run starts and this test runs last,
+    so the wait overlaps with the rest of the run (the embedded sandbox's quotes live 5 s)."""
+    wallet, corridor, before, quote = quote_left_to_expire
+    money.wait_past(quote, what=f"quote {quote.get('id')} to expire")
     response = money.execute(quote["id"])
     check(
         400 <= response.status < 500 and error_code(response) == "QUOTE_EXPIRED",

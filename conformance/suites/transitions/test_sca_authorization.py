@@ -86,14 +86,31 @@ def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
     payment_events.check(events)
 
 
+@pytest.fixture(scope="session")
+def challenge_left_to_expire(sca):
+    """An SCA wallet and a challenged quote nobody authorizes, made when the run starts
+    (``starts_early``) so that the challenge's lifetime passes while the other tests run."""
+    with sca.money.stable_config():
+        wallet = sca.wallet(("EUR", "USD"))
+    return wallet, sca.challenged(wallet)
+
+
 @pytest.mark.requirement("TRANSACTION-SCA-NOT-COMPLETED")
-def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(sca, wallet, config_lock):
+@pytest.mark.starts_early("challenge_left_to_expire")
+def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
+    sca, challenge_left_to_expire
+):
     """Waits until the target's clock has passed the challenge's expiresAt (its Date
-    header), bounded by that instant plus a margin; the embedded sandbox's quotes live 5 s."""
+    header), bounded by that instant plus a margin; the challenge is made when the run
+    starts and this test runs last, so the wait overlaps with the rest of the run (the
+    embedded sandbox's quotes live 5 s)."""
     money = sca.money
-    quote = sca.challenged(wallet)
+    wallet, quote = challenge_left_to_expire
     challenge = challenge_of(quote) or {}
-    money.wait_past({"createdAt": quote.get("createdAt"), "expiresAt": challenge.get("expiresAt")})
+    money.wait_past(
+        {"createdAt": quote.get("createdAt"), "expiresAt": challenge.get("expiresAt")},
+        what=f"the SCA challenge of quote {quote.get('id')} to expire",
+    )
     transaction = money.wait_for_transaction(
         wallet.customer_id,
         quote["transactionId"],
