@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     serve.add_argument("serve_args", nargs=argparse.REMAINDER)
+    for name, text in (
+        ("certify", "run the suite and write a signed certification bundle"),
+        ("verify", "check a certification bundle offline against the certifier's public key"),
+    ):
+        other = sub.add_parser(name, help=text, add_help=False)
+        other.add_argument("other_args", nargs=argparse.REMAINDER)
     report = sub.add_parser("report", help="turn allure-results into the HTML report")
     report.add_argument("--report-dir", default="reports", help="the run's report folder")
     report.add_argument("--output", help="where to write the HTML (default: DIR/allure-report)")
@@ -211,6 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "serve":
         return command_serve(argv[1:])
+    if argv and argv[0] in ("certify", "verify"):
+        from conformance import certify
+
+        command = certify.main_certify if argv[0] == "certify" else certify.main_verify
+        return command(argv[1:])
     parser = build_parser()
     try:
         ns = parser.parse_args(argv)

@@ -222,6 +222,7 @@ SETTINGS: tuple[Setting, ...] = (
 # Run options that are not target settings (no profile key).
 WAIVERS_FLAG, WAIVERS_ENV = "--waivers", "CONFORMANCE_WAIVERS"
 BASELINE_FLAG, BASELINE_ENV = "--baseline", "CONFORMANCE_BASELINE"
+RECORD_EXCHANGES_FLAG = "--record-exchanges"
 
 # Profile-file tables that are not single flags.
 FIELD_NAMES_TABLE = "field_names"
@@ -260,6 +261,14 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="SUMMARY_JSON",
         help=f"an earlier run's summary.json: the summaries list new and fixed failures "
         f"(env {BASELINE_ENV})",
+    )
+    group.addoption(
+        RECORD_EXCHANGES_FLAG,
+        dest="conformance_record_exchanges",
+        action="store_true",
+        default=False,
+        help="write every exchange, redacted, to REPORT_DIR/evidence/ (conformance certify "
+        "turns it on)",
     )
     for setting in SETTINGS:
         metavar = {"bool": "true|false", "float": "SECONDS", "list": "A,B"}.get(setting.kind)

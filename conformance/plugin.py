@@ -24,6 +24,8 @@ from conformance import hookspecs, options, progress, redaction
 from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient
 from conformance.embedded import EmbeddedStartError, start_embedded, wallet_settings
 from conformance.evidence import Redactor
+from conformance.exchange_evidence import record as record_exchanges
+from conformance.exchange_evidence import start as start_evidence
 from conformance.markers import (
     REQUESTS_PROPERTY,
     apply_item_labels,
@@ -138,6 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
         Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
     )
     summary.baseline = earlier
+    start_evidence(config, state.profile)
     checked = preflight(state.profile)
     TARGET_HEALTH.reset()
     if checked.problem is not None:
@@ -405,6 +408,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
     if call.when == "call" or (call.when == "setup" and not report.passed):
         exchanges = state.log.take()
+        record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
         _attach_exchanges(exchanges)
         if report.failed and exchanges:

@@ -262,6 +262,15 @@ class SummaryReporter:
                 for r in results
                 for message in r.advisories
             ],
+            "tests": [
+                {
+                    "nodeid": r.nodeid,
+                    "part": r.part,
+                    "requirements": list(r.requirements),
+                    "outcome": r.outcome,
+                }
+                for r in results
+            ],
             "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
             "untested": untested(statuses, self.catalogue, ran_parts),
             "waived": [
