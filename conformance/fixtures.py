@@ -36,6 +36,7 @@ __all__ = [
     "advisory",
     "agents",
     "cards",
+    "challenge_left_to_expire",
     "client",
     "config_lock",
     "customer_events",
@@ -47,6 +48,7 @@ __all__ = [
     "payment_events",
     "production_credentials",
     "profile",
+    "quote_left_to_expire",
     "resource_events",
     "restore_config",
     "rule_based",
@@ -369,3 +371,26 @@ def embedded_wallet(pytestconfig: pytest.Config, money: Money, profile: TargetPr
     except (TypeError, ValueError) as exc:
         pytest.fail(f"conformance adapter: {exc}", pytrace=False)
     return EmbeddedWallet(money, profile, chosen)
+
+
+# -- set up when the run starts (``@starts_early``, see scheduling.py) ------------------------
+
+
+@pytest.fixture(scope="session")
+def quote_left_to_expire(money: Money) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """A USD wallet, its corridor, its source's balances and a quote nobody executes, made
+    when the run starts so that the quote's lifetime passes while the other tests run."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    return wallet, corridor, before, money.quote(corridor.body(amount=15_000))
+
+
+@pytest.fixture(scope="session")
+def challenge_left_to_expire(sca: Sca) -> tuple[Any, Any]:
+    """An SCA wallet and a challenged quote nobody authorizes, made when the run starts so
+    that the challenge's lifetime passes while the other tests run."""
+    with sca.money.stable_config():
+        wallet = sca.wallet(("EUR", "USD"))
+    return wallet, sca.challenged(wallet)

@@ -55,13 +55,11 @@ class _Matcher:
         # offsets 0-3, a _GRAM-character block aligned on a multiple of _GRAM in the text:
         # the scan visits one position in four and checks the forms that block may start
         grams: dict[str, list[tuple[int, str]]] = {}
-        for form in sorted(forms, key=len, reverse=True):
+        for form in forms:
             for offset in range(_GRAM):
-                entry = (offset, form)
-                bucket = grams.setdefault(form[offset : offset + _GRAM], [])
-                if entry not in bucket:
-                    bucket.append(entry)
+                grams.setdefault(form[offset : offset + _GRAM], []).append((offset, form))
         self.grams = grams
+        self.code_list = tuple(codes)
         # one-time codes are short: scrubbed only where they stand alone
         self.codes = (
             re.compile(
@@ -78,7 +76,7 @@ class _Matcher:
     def sub(self, text: str) -> str:
         if self.grams and len(text) >= _KEY:
             text = self._sub_forms(text)
-        if self.codes is not None:
+        if self.codes is not None and any(code in text for code in self.code_list):
             text = self.codes.sub(REDACTED, text)
         return text
 

@@ -8,7 +8,8 @@ and what starts early so that waits on the target's clock overlap with the rest.
   for. The configuration-changing tests are ordered first, so under xdist they take their
   turns at the start of the run instead of stalling the other workers throughout.
 - **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
-  session-scoped fixture set up at the start of the run (the quote or challenge that has
+  session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
+  run can ask for it) set up at the start of the run (the quote or challenge that has
   to expire), and runs last: its wait on ``expiresAt`` then overlaps with everything else
   and with the other such waits. A failure or skip in the early set-up is the test's own:
   the fixture re-raises it when the test asks for it.
@@ -91,13 +92,10 @@ def _conformance_early_start(request: pytest.FixtureRequest) -> None:
             names = starts_early(item)
             if not names or marker_skip_reason(item, state.profile, config):
                 continue
-            top = getattr(item, "_request", None)
-            if top is None:
-                continue
             for name in names:
                 # a failure or skip is cached by the fixture: the test itself reports it
                 with suppress(Exception, pytest.skip.Exception, pytest.fail.Exception):
-                    top.getfixturevalue(name)
+                    request.getfixturevalue(name)
             evidence[item.nodeid] = state.log.take()
     finally:
         for exchange in mine:

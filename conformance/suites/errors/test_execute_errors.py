@@ -64,17 +64,6 @@ def test_a_second_execute_debits_nothing(money, wallet, config_lock, advisory):
     )
 
 
-@pytest.fixture(scope="session")
-def quote_left_to_expire(money):
-    """A wallet, its balances, and a quote nobody executes, made when the run starts
-    (``starts_early``) so that its lifetime passes while the other tests run."""
-    with money.stable_config():
-        wallet = money.wallet(("USD",))
-    corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    return wallet, corridor, before, money.quote(corridor.body(amount=AMOUNT))
-
-
 @pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
 @pytest.mark.starts_early("quote_left_to_expire")
 def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, schema_registry):

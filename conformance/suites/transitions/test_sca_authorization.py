@@ -86,15 +86,6 @@ def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
     payment_events.check(events)
 
 
-@pytest.fixture(scope="session")
-def challenge_left_to_expire(sca):
-    """An SCA wallet and a challenged quote nobody authorizes, made when the run starts
-    (``starts_early``) so that the challenge's lifetime passes while the other tests run."""
-    with sca.money.stable_config():
-        wallet = sca.wallet(("EUR", "USD"))
-    return wallet, sca.challenged(wallet)
-
-
 @pytest.mark.requirement("TRANSACTION-SCA-NOT-COMPLETED")
 @pytest.mark.starts_early("challenge_left_to_expire")
 def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
