@@ -9,10 +9,7 @@ reports of a run ending 3 or 4 say INCOMPLETE, never PASSED.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,12 +27,6 @@ from conformance.reporting import (
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
-ALLURE_NPM_PACKAGE = "allure@3"
-ALLURE_SETTINGS = {
-    "name": "GPSI conformance",
-    "plugins": {"awesome": {"options": {"groupBy": ["epic", "feature", "story"]}}},
-}
-ALLURE_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gpsi-conformance"
 
 
 def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -87,6 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="turn allure-results into the HTML report")
     report.add_argument("--report-dir", default="reports", help="the run's report folder")
     report.add_argument("--output", help="where to write the HTML (default: DIR/allure-report)")
+    report.add_argument(
+        "--open",
+        action="store_true",
+        help="then serve it on 127.0.0.1 and open the browser (Ctrl-C stops)",
+    )
+    report.add_argument(
+        "--single-file",
+        action="store_true",
+        help="one self-contained index.html (opens from disk, for sharing)",
+    )
     return parser
 
 
@@ -170,47 +171,16 @@ def command_serve(args: Sequence[str]) -> int:
     return EXIT_FAILED  # not reached
 
 
-def command_report(report_dir: str, output: str | None) -> int:
-    results = Path(report_dir) / "allure-results"
-    target = Path(output) if output else Path(report_dir) / "allure-report"
-    if not results.is_dir() or not any(results.iterdir()):
-        print(
-            f"conformance report: no Allure results in {results}; run `conformance run` first",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        print(
-            "conformance report: Node.js (node and npm) is needed to build the HTML report; "
-            "install Node.js 20 or later, or read the JUnit XML and summary.md instead",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    allure = ALLURE_CACHE / "node_modules" / ".bin" / "allure"
-    if not allure.exists():
-        print(f"conformance report: installing Allure ({ALLURE_NPM_PACKAGE}) into {ALLURE_CACHE}")
-        ALLURE_CACHE.mkdir(parents=True, exist_ok=True)
-        install = subprocess.run(
-            [npm, "install", "--prefix", str(ALLURE_CACHE), "--no-fund", "--no-audit",
-             ALLURE_NPM_PACKAGE],
-            check=False,
-        )  # fmt: skip
-        if install.returncode != 0 or not allure.exists():
-            print("conformance report: installing Allure with npm failed", file=sys.stderr)
-            return EXIT_FAILED
-    # group the report's tree the way reviewers read it: spec part, resource, requirement
-    settings = Path(report_dir) / "allurerc.json"
-    settings.write_text(json.dumps(ALLURE_SETTINGS, indent=2), encoding="utf-8")
-    done = subprocess.run(
-        [str(allure), "generate", str(results), "-o", str(target), "--config", str(settings)],
-        check=False,
-    )
-    if done.returncode != 0:
-        print("conformance report: Allure could not generate the report", file=sys.stderr)
-        return EXIT_FAILED
-    print(f"conformance report: {target / 'index.html'}")
-    return EXIT_OK
+def command_report(
+    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = False
+) -> int:
+    """Build the HTML report offline with the pinned generator (``allure_report.py``)."""
+    from conformance.allure_report import build_report, open_report
+
+    code = build_report(report_dir, output, single_file=single_file)
+    if code != EXIT_OK or not open_it:
+        return code
+    return open_report(Path(output) if output else Path(report_dir) / "allure-report")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -235,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{render_locations(Path(report_dir))}\nconformance: exit {code}")
         return code
     if ns.command == "report":
-        return command_report(ns.report_dir, ns.output)
+        return command_report(ns.report_dir, ns.output, open_it=ns.open, single_file=ns.single_file)
     parser.error(f"unknown command {ns.command}")
     return EXIT_USAGE
 
