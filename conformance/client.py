@@ -22,6 +22,7 @@ from conformance.decoding import DecodeProblem, decode_json
 from conformance.evidence import Exchange, Redactor, build_curl
 from conformance.failures import ConformanceFailure, shorten
 from conformance.profile import Credentials
+from conformance.rate_limit import THROTTLE, send_throttled
 from conformance.schemas import SchemaRegistry, format_path
 from conformance.target_health import TARGET_HEALTH, TargetHealth
 
@@ -266,10 +267,13 @@ class TargetClient:
                 hint="the run stops early; check that the server is up",
                 exchange=exchange,
             )
+        THROTTLE.wait_turn()  # --rate-limit: the token bucket, before the deadline starts
         started = time.monotonic()
         try:
             with deadline(self.timeout):
-                response = self._http.send(request, stream=True)
+                # with --rate-limit, a 429/503 with Retry-After is waited out and sent again
+                # while that fits in this request's deadline
+                response = send_throttled(self._http, request)
                 try:
                     content_bytes = self._read_capped(response)
                 finally:

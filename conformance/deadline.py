@@ -18,7 +18,7 @@ import httpcore
 import httpx
 from httpcore._backends.sync import SyncBackend
 
-__all__ = ["deadline", "deadline_transport"]
+__all__ = ["deadline", "deadline_transport", "time_left"]
 
 _local = threading.local()
 
@@ -32,6 +32,12 @@ def deadline(seconds: float) -> Iterator[None]:
         yield
     finally:
         _local.deadline = previous
+
+
+def time_left() -> float | None:
+    """Seconds left before this thread's request deadline; None outside a deadline."""
+    end: float | None = getattr(_local, "deadline", None)
+    return None if end is None else end - time.monotonic()
 
 
 def _remaining(timeout: float | None, error: type[Exception]) -> float | None:

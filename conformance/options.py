@@ -191,6 +191,15 @@ WALLET_OIDC_ISSUERS = Setting(
     kind="list",
 )
 
+RATE_LIMIT = Setting(
+    "--rate-limit",
+    "CONFORMANCE_RATE_LIMIT",
+    "rate_limit",
+    "at most this many requests a second to the target (all workers together); then a "
+    "429/503 with Retry-After is waited out and sent again within the request deadline",
+    kind="float",
+)
+
 SETTINGS: tuple[Setting, ...] = (
     BASE_URL,
     CLIENT_ID,
@@ -217,6 +226,7 @@ SETTINGS: tuple[Setting, ...] = (
     WALLET_RP_ID,
     WALLET_ORIGIN,
     WALLET_OIDC_ISSUERS,
+    RATE_LIMIT,
 )
 
 # Run options that are not target settings (no profile key).

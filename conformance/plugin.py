@@ -194,7 +194,9 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.fixtures")
     config.pluginmanager.import_plugin("conformance.surprises")
-    from conformance import waivers
+    from conformance import rate_limit, waivers
+
+    rate_limit.install(config, state.profile.rate_limit)
 
     waivers.install_from_config(config)
     config.pluginmanager.import_plugin("conformance.scheduling")

@@ -101,6 +101,7 @@ class TargetProfile:
     wallet_rp_id: str | None = None
     wallet_origin: str | None = None
     wallet_oidc_issuers: tuple[str, ...] = ()
+    rate_limit: float | None = None  # requests a second (--rate-limit); None: unlimited
 
     # -- derived views -------------------------------------------------------------------
 
