@@ -35,11 +35,23 @@ __all__ = [
 ]
 
 REDACTED = "<redacted>"
+_ESCAPED_REDACTED = "&lt;redacted&gt;"
+_MARKUP_SUFFIXES = frozenset((".xml", ".html", ".htm", ".svg"))
 _MAX_SCRUBBED_FILE = 64 * 1024 * 1024
 _KEY = 8  # every form is at least this long
 _GRAM = 4  # forms are indexed by their blocks of this many characters at offsets 0-3
 _cache_lock = threading.Lock()
 _cache: dict[tuple[int, tuple[str, ...]], _Matcher] = {}
+_latest: dict[tuple[str, ...], _Matcher] = {}
+
+
+def _codes_pattern(codes: frozenset[str]) -> re.Pattern[str] | None:
+    """One-time codes are short: scrubbed only where they stand alone."""
+    if not codes:
+        return None
+    return re.compile(
+        "|".join(rf"(?<![0-9A-Za-z]){re.escape(c)}(?![0-9A-Za-z])" for c in sorted(codes))
+    )
 
 
 class _Matcher:
@@ -54,33 +66,47 @@ class _Matcher:
         # every form is at least _KEY (8) long, so each occurrence holds, at one of its
         # offsets 0-3, a _GRAM-character block aligned on a multiple of _GRAM in the text:
         # the scan visits one position in four and checks the forms that block may start
-        grams: dict[str, list[tuple[int, str]]] = {}
+        self.forms = frozenset(forms)
+        self.grams: dict[str, list[tuple[int, str]]] = {}
+        self._index(self.forms)
+        self.code_set = codes
+        self.code_list = tuple(codes)
+        self.codes = _codes_pattern(codes)
+
+    def _index(self, forms: Iterable[str]) -> None:
+        grams = self.grams
         for form in forms:
+            if len(form) < _KEY:  # too short to scrub safely anywhere (never matched)
+                continue
             for offset in range(_GRAM):
                 grams.setdefault(form[offset : offset + _GRAM], []).append((offset, form))
-        self.grams = grams
-        self.code_list = tuple(codes)
-        # one-time codes are short: scrubbed only where they stand alone
-        self.codes = (
-            re.compile(
-                "|".join(rf"(?<![0-9A-Za-z]){re.escape(c)}(?![0-9A-Za-z])" for c in sorted(codes))
-            )
-            if codes
-            else None
-        )
+
+    def grown(self, forms: set[str], codes: frozenset[str]) -> _Matcher:
+        """This matcher, grown in place to ``forms`` (a superset of its own) and ``codes``.
+
+        Secrets are only ever added, so a text scrubbed meanwhile by an older version of
+        the matcher only gets more redacted; nothing is ever un-redacted."""
+        added = frozenset(forms) - self.forms
+        self._index(added)
+        self.forms = self.forms | added
+        if codes != self.code_set:
+            self.codes = _codes_pattern(codes)
+            self.code_list = tuple(codes)
+            self.code_set = codes
+        return self
 
     @property
     def empty(self) -> bool:
         return not self.grams and self.codes is None
 
-    def sub(self, text: str) -> str:
+    def sub(self, text: str, replacement: str = REDACTED) -> str:
         if self.grams and len(text) >= _KEY:
-            text = self._sub_forms(text)
+            text = self._sub_forms(text, replacement)
         if self.codes is not None and any(code in text for code in self.code_list):
-            text = self.codes.sub(REDACTED, text)
+            text = self.codes.sub(replacement.replace("\\", "\\\\"), text)
         return text
 
-    def _sub_forms(self, text: str) -> str:
+    def _sub_forms(self, text: str, replacement: str) -> str:
         """Leftmost, longest first: of the forms found, the earliest start wins, then the
         longest form; the text after it is scanned on."""
         get = self.grams.get
@@ -99,21 +125,30 @@ class _Matcher:
         last = 0
         for start, negative_length in found:
             if start >= last:
-                parts += [text[last:start], REDACTED]
+                parts += [text[last:start], replacement]
                 last = start - negative_length
         parts.append(text[last:])
         return "".join(parts)
 
 
 def _pattern(extra: tuple[str, ...] = ()) -> _Matcher | None:
-    cached = _cache.get((forms_version(), extra))
+    version = forms_version()
+    cached = _cache.get((version, extra))
     if cached is None:
-        version, forms = known_forms()
-        everything = set(forms)
-        for secret in extra:
-            everything |= {f for f in secret_forms(secret) if len(f) >= _KEY}
-        cached = _Matcher(everything, known_short_codes())
         with _cache_lock:
+            version, forms = known_forms()
+            everything = set(forms)
+            for secret in extra:
+                everything |= {f for f in secret_forms(secret) if len(f) >= _KEY}
+            codes = known_short_codes()
+            # secrets are only ever added: the matcher of these extras grows by the new
+            # forms, rather than being built again from all of them
+            previous = _latest.get(extra)
+            if previous is not None and previous.forms <= everything:
+                cached = previous.grown(everything, codes)
+            else:
+                cached = _Matcher(everything, codes)
+            _latest[extra] = cached
             if len(_cache) > 64:
                 _cache.clear()
             _cache[(version, extra)] = cached
@@ -128,13 +163,14 @@ def scrub(text: str, extra: tuple[str, ...] = ()) -> str:
     return matcher.sub(text)
 
 
-def scrub_bytes(data: bytes) -> bytes:
-    """Bytes scrubbed as UTF-8 text (undecodable bytes are kept as they are)."""
+def scrub_bytes(data: bytes, replacement: str = REDACTED) -> bytes:
+    """Bytes scrubbed as UTF-8 text (undecodable bytes are kept as they are); each secret
+    becomes ``replacement``."""
     pattern = _pattern()
     if pattern is None or not data:
         return data
     text = data.decode("utf-8", errors="surrogateescape")
-    cleaned = pattern.sub(text)
+    cleaned = pattern.sub(text, replacement)
     return data if cleaned == text else cleaned.encode("utf-8", errors="surrogateescape")
 
 
@@ -217,7 +253,9 @@ def scrub_file(path: Path) -> bool:
         data = path.read_bytes()
     except OSError:
         return False
-    cleaned = scrub_bytes(data)
+    # in markup the mark is escaped, so that a file scrubbed here stays well-formed
+    markup = path.suffix.lower() in _MARKUP_SUFFIXES
+    cleaned = scrub_bytes(data, _ESCAPED_REDACTED if markup else REDACTED)
     if cleaned == data:
         return False
     tmp = path.with_name(path.name + ".scrub")
