@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (
         ("certify", "run the suite and write a signed certification bundle"),
         ("verify", "check a certification bundle offline against the certifier's public key"),
+        ("openapi", "write the OpenAPI 3.1 document of the interface (from the kit's schemas)"),
     ):
         other = sub.add_parser(name, help=text, add_help=False)
         other.add_argument("other_args", nargs=argparse.REMAINDER)
@@ -187,6 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "serve":
         return command_serve(argv[1:])
+    if argv and argv[0] == "openapi":
+        from conformance import openapi
+
+        return openapi.main(argv[1:])
     if argv and argv[0] in ("certify", "verify"):
         from conformance import certify
 

@@ -93,7 +93,7 @@ def _agreement_consents(problems: Problems, value: Any) -> list[dict[str, Any]]:
         if kind is None:
             _consent(problems, obj, path, None)
             continue
-        if kind not in BY_TYPE:
+        if not isinstance(kind, str) or kind not in BY_TYPE:  # a dict is unhashable
             problems.one_of(at(path, "type"), kind, BY_TYPE)
             _consent(problems, obj, path, None)
             continue

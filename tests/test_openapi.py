@@ -1,0 +1,129 @@
+"""The OpenAPI 3.1 document: generated from our schemas, valid, kept in the repository,
+and usable by a peer tool: schemathesis fuzzes the reference with it (no 5xx; 405 + Allow
+for undeclared methods)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from jsonschema import Draft202012Validator
+
+from conformance.contract import ENDPOINTS
+from conformance.datafiles import schemas_dir
+from conformance.openapi import build_openapi, component_name, render
+
+REPO = Path(__file__).resolve().parents[1]
+FUZZ_EXAMPLES = 10  # per operation and phase: the whole fuzz takes seconds
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def _resolve(document: dict[str, Any], ref: str) -> Any:
+    assert ref.startswith("#/"), ref
+    node: Any = document
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def test_the_committed_document_is_the_generated_one() -> None:
+    committed = (REPO / "openapi.json").read_text(encoding="utf-8")
+    assert committed == render(build_openapi()), (
+        "openapi.json is stale: run `conformance openapi -o openapi.json`"
+    )
+
+
+def test_every_endpoint_and_schema_is_in_it_and_every_ref_resolves() -> None:
+    document = build_openapi()
+    for endpoint in ENDPOINTS:
+        assert endpoint.method.lower() in document["paths"][endpoint.template]
+    components = document["components"]["schemas"]
+    for path in schemas_dir().rglob("*.json"):
+        assert component_name(path.relative_to(schemas_dir()).as_posix()) in components
+    for ref in _refs(document):
+        _resolve(document, ref)
+    for schema in components.values():
+        Draft202012Validator.check_schema(schema)
+
+
+def test_it_validates_as_openapi_3_1() -> None:
+    schemathesis = pytest.importorskip(
+        "schemathesis", reason="schemathesis (the `test` extra) holds the OpenAPI 3.1 meta-schema"
+    )
+    schema = schemathesis.openapi.from_dict(build_openapi())
+    schema.validate()
+    assert len(list(schema.get_all_operations())) == len(ENDPOINTS)
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Any]:
+    from tests.reference.reference_helpers import start_sandbox
+
+    running = start_sandbox()
+    yield running
+    running.stop()
+
+
+def test_a_peer_tool_fuzzes_the_reference_with_it(sandbox: Any, tmp_path: Path) -> None:
+    pytest.importorskip("schemathesis", reason="the peer fuzzer is in the `test` extra")
+    spec = tmp_path / "openapi.json"
+    spec.write_text(render(build_openapi(sandbox.base_url.rsplit("/", 1)[0])), encoding="utf-8")
+    user, secret = sandbox.credentials()
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from schemathesis.cli import schemathesis; sys.exit(schemathesis())",
+        "run",
+        str(spec),
+        "--url",
+        sandbox.base_url,
+        "--auth",
+        f"{user}:{secret}",
+        "--checks",
+        "not_a_server_error,unsupported_method",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--max-examples",
+        str(FUZZ_EXAMPLES),
+        "--generation-deterministic",
+        "--report",
+        "ndjson",
+        "--report-dir",
+        str(tmp_path / "report"),
+        "--no-color",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    output = done.stdout[-6000:] + done.stderr[-2000:]
+    assert done.returncode == 0, output
+    assert "passed" in done.stdout and "Server error" not in done.stdout, output
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [("DELETE", "/config", {"GET", "PATCH"}), ("PUT", "/quotes", {"POST"})],
+)
+def test_undeclared_methods_answer_405_with_allow(
+    sandbox: Any, method: str, path: str, allowed: set[str]
+) -> None:
+    with sandbox.client() as client:
+        answer = client.request(method, path)
+    assert answer.status_code == 405
+    assert allowed <= {m.strip() for m in answer.headers["allow"].split(",")}
+    assert isinstance(answer, httpx.Response) and json.loads(answer.content)
