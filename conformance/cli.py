@@ -203,11 +203,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     if ns.command == "run":
+        import time
+
+        started = time.time() - 1.0  # file times may be coarser than the clock
         code = command_run(ns)
         from conformance.report_paths import render_locations
 
         report_dir = ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports"
-        print(f"{render_locations(Path(report_dir))}\nconformance: exit {code}")
+        print(f"{render_locations(Path(report_dir), started)}\nconformance: exit {code}")
         return code
     if ns.command == "report":
         return command_report(ns.report_dir, ns.output, open_it=ns.open, single_file=ns.single_file)

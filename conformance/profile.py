@@ -286,6 +286,7 @@ def _coerce(setting: opt.Setting, raw: object, source: str) -> Any:
 def load_profile(config: pytest.Config, environ: Mapping[str, str] | None = None) -> TargetProfile:
     """Resolve the target profile from pytest's options, the environment and the profile file."""
     env = os.environ if environ is None else environ
+    _check_environment(env)
     profile_path = config.getoption("conformance_profile") or env.get(opt.PROFILE_ENV)
     file_values, field_names = _read_profile_file(profile_path) if profile_path else ({}, {})
 
@@ -384,6 +385,17 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
     _check_features(values.get("features", ()))
     values["base_url"] = base_url
     return TargetProfile(embedded=embedded, field_names=field_names, **values)
+
+
+def _check_environment(env: Mapping[str, str]) -> None:
+    """A misspelt CONFORMANCE_* variable would be ignored silently: refuse it."""
+    from conformance.env_names import unknown_names
+
+    unknown = unknown_names(env)
+    if unknown:
+        name, close = unknown[0]
+        fix = f"Did you mean {close}?" if close else "Unset it, or see `pytest --help`."
+        raise _usage("environment variable", name, "not a setting the kit knows", fix)
 
 
 def _check_features(names: tuple[str, ...]) -> None:

@@ -340,6 +340,12 @@ def render_markdown(summary: dict[str, Any]) -> str:
     totals = summary["totals"]
     verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
     lines = [f"# Conformance run: {verdict}", ""]
+    if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
+        lines += [
+            f"**{totals['skipped']} tests were skipped, so their requirements are not covered "
+            'by this run: see "Skipped tests, by cause" for what to supply.**',
+            "",
+        ]
     if summary.get("incomplete_reason"):
         lines += [
             f"**{summary['incomplete_reason']}**",

@@ -109,7 +109,9 @@ def test_a_peer_tool_fuzzes_the_reference_with_it(sandbox: Any, tmp_path: Path) 
         str(tmp_path / "report"),
         "--no-color",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
+    done = subprocess.run(  # in tmp_path: the fuzzer keeps its own cache folder there
+        command, capture_output=True, text=True, timeout=240, check=False, cwd=tmp_path
+    )
     output = done.stdout[-6000:] + done.stderr[-2000:]
     assert done.returncode == 0, output
     assert "passed" in done.stdout and "Server error" not in done.stdout, output

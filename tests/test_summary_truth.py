@@ -18,7 +18,7 @@ from conformance.waivers import Waiver, WaiverPlugin, load_waivers
 
 
 def test_an_unknown_feature_is_a_usage_error_naming_the_known_ones() -> None:
-    with pytest.raises(pytest.UsageError, match="unknown feature.*cardz.*Known features: cards"):
+    with pytest.raises(pytest.UsageError, match=r"unknown feature.*cardz.*Known features: cards"):
         validate_profile({"features": ("cardz",)}, dict(FIELD_NAME_DEFAULTS))
     assert validate_profile({"features": ("cards",)}, dict(FIELD_NAME_DEFAULTS)).features
 
@@ -174,3 +174,22 @@ def test_every_feature_a_suite_test_is_gated_on_is_known() -> None:
         for name in re.findall(r"feature\(\"([^\"]+)\"\)", path.read_text(encoding="utf-8"))
     }
     assert used and used <= set(KNOWN_FEATURES)
+
+
+def test_a_misspelt_conformance_variable_is_named_with_the_likely_fix() -> None:
+    from conformance.env_names import known_names, unknown_names
+
+    assert unknown_names({"CONFORMANCE_FEATURE": "cards", "HOME": "/"}) == [
+        ("CONFORMANCE_FEATURE", "CONFORMANCE_FEATURES")
+    ]
+    assert unknown_names(dict.fromkeys(known_names(), "x")) == []
+
+
+def test_the_summary_says_how_many_tests_were_skipped() -> None:
+    text = render_markdown(
+        _summary(
+            verdict="passed",
+            totals={"passed": 1, "failed": 0, "skipped": 68, "errors": 0, "waived": 0},
+        )
+    )
+    assert "68 tests were skipped" in text
