@@ -82,6 +82,7 @@ def traceability(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
         for rid in test.get("requirements", []):
             by_id.setdefault(rid, []).append({"nodeid": test["nodeid"], "outcome": test["outcome"]})
     status = {r["id"]: r["status"] for r in summary.get("requirements", [])}
+    waived = {r["id"] for r in summary.get("requirements", []) if r.get("waived")}
     why = {r["id"]: r["why"] for r in summary.get("untested", [])}
     rows = []
     for requirement in default_catalogue():
@@ -93,6 +94,8 @@ def traceability(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             "verdict": status.get(requirement.id, "untested"),
             "tests": by_id.get(requirement.id, []),
         }
+        if requirement.id in waived:
+            row["waived"] = True
         if requirement.id in why:
             row["why_untested"] = why[requirement.id]
         rows.append(row)
@@ -108,8 +111,9 @@ def _traceability_md(rows: list[dict[str, Any]], summary: Mapping[str, Any]) -> 
     ]
     for row in rows:
         tests = "<br>".join(f"`{t['nodeid']}` {t['outcome']}" for t in row["tests"])
+        verdict = f"{row['verdict']} (waived)" if row.get("waived") else row["verdict"]
         lines.append(
-            f"| {row['id']} | {row['section']} | {row['verdict']} "
+            f"| {row['id']} | {row['section']} | {verdict} "
             f"| {tests or row.get('why_untested', '')} |"
         )
     return "\n".join(lines) + "\n"
