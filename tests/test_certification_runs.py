@@ -96,3 +96,21 @@ def test_a_certified_bundle_verifies_offline_and_fails_after_a_changed_byte(
     bundle.write_bytes(bytes(data))
     refused = cli("verify", str(bundle), "--public-key", str(public))
     assert refused.returncode == 1 and "DOES NOT VERIFY" in refused.stderr
+
+
+def test_every_skip_and_untested_requirement_is_explained_in_summary_md(tmp_path: Path) -> None:
+    # an adapter with a few hooks only: the tests needing the others skip, naming them
+    run = conformance_run(
+        tmp_path, "--parts=errors,limits", "--adapter=reference.adapter_states", "-n", "2"
+    )
+    assert run.code == 0, run.output
+    summary, text = run.summary, (tmp_path / "summary.md").read_text(encoding="utf-8")
+    skipped = [t["nodeid"] for t in summary["tests"] if t["outcome"] == "skipped"]
+    assert skipped and sum(g["count"] for g in summary["skips"]) == len(skipped)
+    assert all(g["cause"] != "target" and g["supply"] for g in summary["skips"])
+    for nodeid in skipped:
+        assert f"`{nodeid}`" in text
+    untested = [r["id"] for r in summary["requirements"] if r["status"] == "untested"]
+    assert untested and {r["id"] for r in summary["untested"]} == set(untested)
+    for rid in untested:
+        assert f"| {rid} |" in text
