@@ -212,7 +212,14 @@ def install(config: pytest.Config, path: str | None) -> WaiverPlugin | None:
     existing = config.pluginmanager.get_plugin(PLUGIN_NAME)
     if isinstance(existing, WaiverPlugin):
         return existing
-    plugin = WaiverPlugin(path, load_waivers(path))
+    waivers = load_waivers(path)
+    from conformance.requirements import default_catalogue
+
+    known = {r.id for r in default_catalogue()}
+    for waiver in waivers:
+        if waiver.requirement is not None and waiver.requirement not in known:
+            raise _usage(path, f"requirement {waiver.requirement!r} is not in the catalogue")
+    plugin = WaiverPlugin(path, waivers)
     config.pluginmanager.register(plugin, PLUGIN_NAME)
     return plugin
 

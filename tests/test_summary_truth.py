@@ -193,3 +193,17 @@ def test_the_summary_says_how_many_tests_were_skipped() -> None:
         )
     )
     assert "68 tests were skipped" in text
+
+
+def test_a_waiver_of_an_unknown_requirement_is_a_usage_error(tmp_path: Path) -> None:
+    from unittest.mock import MagicMock
+
+    from conformance.waivers import install
+
+    path = _waiver_file(
+        tmp_path, '[[waiver]]\nrequirement = "NO-SUCH-ID"\nreason = "r"\nexpires = 2030-01-01\n'
+    )
+    config = MagicMock()
+    config.pluginmanager.get_plugin.return_value = None
+    with pytest.raises(pytest.UsageError, match="NO-SUCH-ID"):
+        install(config, path)
