@@ -184,8 +184,9 @@ def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], No
     """Take the platform's configuration lock, snapshot it, and PATCH it back afterwards.
 
     Call the yielded function with another client (e.g. ``second_client``) to do the same
-    for that platform. Tests that change configuration use this fixture, so under xdist
-    they take turns instead of seeing each other's changes.
+    for that platform. Tests that change configuration use this fixture: the run then holds
+    the lock exclusively for the whole test and runs it before the others
+    (``scheduling.py``), so no other test, on any worker, sees the change.
     """
     from conformance.config_bodies import editable_snapshot
 
@@ -208,9 +209,10 @@ def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], No
 def config_lock(client: TargetClient) -> Iterator[None]:
     """Hold the platform's configuration lock: the configuration stays as read for the test.
 
-    For tests whose valid requests depend on the configuration (currencies a customer may
-    transact in), so that tests changing it under xdist take turns with them. Do not combine
-    with ``restore_config``, which takes the same lock.
+    Every conformance test already holds the lock for its whole run, shared, and the
+    tests that change the configuration hold it exclusively (``scheduling.py``); asking for
+    it states the dependence (currencies a customer may transact in) and keeps it held when
+    a test runs outside the plugin's run protocol. The lock is re-entrant in a process.
     """
     assert client.credentials is not None
     with platform_lock(client.base_url, client.credentials.client_id):

@@ -51,8 +51,15 @@ def platform_lock(base_url: str, client_id: str, *, shared: bool = False) -> Ite
                 del _HELD[path]
         return
     LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     with open(path, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        # changers first: a changer waiting for the lock holds the turnstile, which keeps
+        # new holders out until it has had its turn (flock alone would let overlapping
+        # shared holders keep it waiting for as long as they keep coming)
+        with open(path.with_suffix(".turnstile"), "a+b") as turnstile:
+            fcntl.flock(turnstile.fileno(), mode)
+            fcntl.flock(handle.fileno(), mode)
+            fcntl.flock(turnstile.fileno(), fcntl.LOCK_UN)
         _HELD[path] = 1
         try:
             yield

@@ -1,0 +1,75 @@
+"""The shape of a run: configuration-changing tests first, early starters last, and the
+configuration lock shared by the others, exclusive for them, re-entrant in a process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import locks
+from conformance.locks import platform_lock
+from conformance.scheduling import order_items
+
+TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
+SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
+
+
+class _Item:
+    def __init__(self, name: str, part: str | None, fixtures=(), early=()):
+        root = SUITES_PARTS_ROOT if part else Path("/elsewhere/tests")
+        self.path = root / (part or "") / f"test_{name}.py"
+        self.name = name
+        self.fixturenames = list(fixtures)
+        self._early = early
+
+    def iter_markers(self, name):
+        if name == "starts_early" and self._early:
+            yield pytest.mark.starts_early(*self._early).mark
+
+
+def test_configuration_changing_tests_run_first_and_early_starters_last():
+    items = [
+        _Item("a", "resources", ["money"]),
+        _Item("expiry", "errors", ["money"], early=("quote_left_to_expire",)),
+        _Item("patch", "endpoints", ["client", "restore_config"]),
+        _Item("plain", None, ["tmp_path"]),
+        _Item("b", "transitions", ["money"]),
+        _Item("patch2", "errors", ["restore_config"]),
+    ]
+    order_items(items)  # type: ignore[arg-type]
+    assert [i.name for i in items] == ["patch", "patch2", "a", "plain", "b", "expiry"]
+
+
+def _try_lock(path: Path, mode: str) -> bool:
+    """Whether another process gets the lock at once."""
+    code = (
+        "import fcntl, sys\n"
+        f"h = open({str(path)!r}, 'a+b')\n"
+        "try:\n"
+        f"    fcntl.flock(h.fileno(), fcntl.LOCK_{mode} | fcntl.LOCK_NB)\n"
+        "except BlockingIOError:\n"
+        "    sys.exit(1)\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_shared_holder_keeps_changers_out_but_not_other_readers():
+    path = locks._lock_file(*TARGET)
+    with platform_lock(*TARGET, shared=True):
+        assert not _try_lock(path, "EX")
+        assert _try_lock(path, "SH")
+        with platform_lock(*TARGET):  # re-entrant: no deadlock with itself
+            assert not _try_lock(path, "EX")
+    assert _try_lock(path, "EX")
+
+
+def test_an_exclusive_holder_keeps_everyone_out():
+    path = locks._lock_file(*TARGET)
+    with platform_lock(*TARGET):
+        assert not _try_lock(path, "SH")
+        with platform_lock(*TARGET, shared=True):
+            assert not _try_lock(path, "SH")
+    assert _try_lock(path, "SH")
