@@ -533,6 +533,8 @@ def test_fault_mode_is_caught(tmp_path, fault):
         *extra,
         # only the tests meant to catch it: the mode runs prove the rest pass a good server
         "--",
+        "-p",
+        "tests.conformance_runs.quick_failures",
         "-k",
         " or ".join(must_fail),
     )
