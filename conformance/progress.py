@@ -16,9 +16,10 @@ import pytest
 
 from conformance.redaction import scrub
 
-__all__ = ["LONG_WAIT_S", "WaitProgress", "install"]
+__all__ = ["LONG_WAIT_S", "QUIET_S", "WaitProgress", "install"]
 
-LONG_WAIT_S = 10.0  # waits longer than this are announced
+LONG_WAIT_S = 10.0  # waits that may last longer than this are announced
+QUIET_S = 5.0  # waits that usually end at once speak up after this long
 REPEAT_S = 30.0  # and reported again this often
 
 _writer: Callable[[str], None] | None = None
@@ -48,26 +49,33 @@ def install(config: pytest.Config) -> None:
 class WaitProgress:
     """Announces one wait when it may last long, then reports it every ``REPEAT_S``."""
 
-    def __init__(self, what: str, at_most_s: float) -> None:
+    def __init__(self, what: str, at_most_s: float, *, quiet_s: float = 0.0) -> None:
+        """``quiet_s``: say nothing unless the wait lasts that long (waits that usually end
+        at once, such as a webhook's arrival, speak up only when they do not)."""
         self.what = what
         self.started = time.monotonic()
-        self._next = self.started + REPEAT_S
         self._on = _writer is not None and at_most_s > LONG_WAIT_S
-        if self._on:
+        self._said = False
+        self._next = self.started + quiet_s
+        if self._on and not quiet_s:
+            self._said = True
+            self._next = self.started + REPEAT_S
             self._write(f"waiting for {what}: at most {at_most_s:.0f} s")
 
     def tick(self, left_s: float) -> None:
-        """Report the wait again when it is time."""
+        """Report the wait (again) when it is time."""
         now = time.monotonic()
         if self._on and now >= self._next:
             self._next = now + REPEAT_S
+            still = "still " if self._said else ""
+            self._said = True
             self._write(
-                f"still waiting for {self.what}: {now - self.started:.0f} s so far, "
-                f"about {max(left_s, 0):.0f} s left"
+                f"{still}waiting for {self.what}: {now - self.started:.0f} s so far, "
+                f"at most {max(left_s, 0):.0f} s left"
             )
 
     def done(self) -> None:
-        if self._on:
+        if self._on and self._said:
             self._write(f"done waiting for {self.what} ({time.monotonic() - self.started:.0f} s)")
 
     @staticmethod

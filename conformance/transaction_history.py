@@ -20,6 +20,7 @@ from conformance import contract
 from conformance.client import TargetClient
 from conformance.failures import check, fail
 from conformance.profile import TargetProfile
+from conformance.progress import QUIET_S, WaitProgress
 
 __all__ = ["ORDINARY_SUFFIX", "TransactionHistory", "amount_of", "is_final", "refund_outcome"]
 
@@ -145,16 +146,19 @@ class TransactionHistory:
         deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
         status_name = self.name("refund_status")
+        progress = WaitProgress(why, self.profile.webhook_timeout, quiet_s=QUIET_S)
         while True:
             listed = {t.get("id"): t for t in self.transactions(customer_id)}
             waiting = [i for i in transaction_ids if i not in listed or not until(listed[i])]
             if not waiting:
+                progress.done()
                 return {i: listed[i] for i in transaction_ids}
             for i in waiting:
                 if i in listed:
                     _fail_if_it_cannot_happen(listed[i], status_name, why)
             if time.monotonic() >= deadline:
                 break
+            progress.tick(deadline - time.monotonic())
             time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
             pause = min(pause * 2, 0.5)
         fail(
