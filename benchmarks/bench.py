@@ -25,6 +25,7 @@ import json
 import os
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -303,6 +304,9 @@ _WAIT_DONE = re.compile(r"done waiting for .*?\((\d+) s\)")
 
 def bench_self_tests() -> dict[str, Any]:
     """Wall time of the project's own test suite (``pytest`` as CI runs it)."""
+    # a shell's background job starts with Ctrl-C ignored, which its children inherit and
+    # the self-tests that interrupt a run with SIGINT would then fail
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
                           capture_output=True, text=True, check=False)  # fmt: skip
