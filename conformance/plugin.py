@@ -169,21 +169,30 @@ def _register_secrets(profile: TargetProfile) -> None:
 
 
 def _install_sigterm(config: pytest.Config) -> None:
-    """SIGTERM stops the run as Ctrl-C does: reports say INCOMPLETE, the endpoint is put back."""
+    """SIGTERM stops the run as Ctrl-C does: reports say INCOMPLETE, the endpoint is put back.
+
+    A run started in the background by a non-interactive shell inherits SIGINT ignored
+    (POSIX), so a CI system's or a user's ``kill -INT`` would be lost and the run would go on
+    to the end; the controlling process takes SIGINT back in that case."""
     if sys.platform == "win32":
         return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    handled = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and not hasattr(config, "workerinput"):
+        handled.append(signal.SIGINT)
     try:
-        previous = signal.getsignal(signal.SIGTERM)
-
-        def stop(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt(signal.Signals(signum).name)
-
-        signal.signal(signal.SIGTERM, stop)
+        previous = {signum: signal.getsignal(signum) for signum in handled}
+        for signum in handled:
+            signal.signal(signum, stop)
     except ValueError:  # not the main thread
         return
 
     def restore() -> None:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
     config.add_cleanup(restore)
 

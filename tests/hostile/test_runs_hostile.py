@@ -164,10 +164,21 @@ def test_a_webhook_flood_does_not_break_the_run(tmp_path):
     assert elapsed < 120, f"{elapsed:.1f} s"
 
 
-@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
-def test_an_interrupted_run_against_a_hanging_target_says_incomplete(tmp_path, signal_name):
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    ("signal_name", "started_ignoring_sigint"),
+    [("SIGINT", False), ("SIGTERM", False), ("SIGINT", True)],
+    ids=["SIGINT", "SIGTERM", "SIGINT-after-a-background-start"],
+)
+def test_an_interrupted_run_against_a_hanging_target_says_incomplete(
+    tmp_path, signal_name, started_ignoring_sigint
+):
     """Stopped while a request hangs: it ends within the request's deadline, exit 4, and
-    reports that say INCOMPLETE with what ran and how many tests did not."""
+    reports that say INCOMPLETE with what ran and how many tests did not. A run started in
+    the background by a shell (SIGINT inherited as ignored) still stops on SIGINT."""
     with HostileTarget("hang", healthy_first=1) as target:
         args = [a for a in flags(target) if not a.startswith("--request-timeout")]
         run = subprocess.Popen(
@@ -175,6 +186,7 @@ def test_an_interrupted_run_against_a_hanging_target_says_incomplete(tmp_path, s
              *args, "--request-timeout=10", "--parts=auth,errors"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL, env=_environment(),
+            preexec_fn=_ignore_sigint if started_ignoring_sigint else None,
         )  # fmt: skip
         try:
             assert target.misbehaving.wait(120), "the run never reached the target"
