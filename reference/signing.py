@@ -28,8 +28,14 @@ _WEBHOOK_KEY = "webhook"
 def load_or_create_webhook_key(db: Database) -> ec.EllipticCurvePrivateKey:
     """The webhook key of this database; the first call generates and stores it, so a
     restart with the same file publishes the same public key."""
+    return load_or_create_key(db, _WEBHOOK_KEY)
+
+
+def load_or_create_key(db: Database, name: str) -> ec.EllipticCurvePrivateKey:
+    """The P-256 key stored under ``name`` (the webhook key, the wallet enclave key); the
+    first call generates and stores it."""
     with db.transaction():
-        row = db.fetchone("SELECT private_pem FROM signing_keys WHERE name = ?", (_WEBHOOK_KEY,))
+        row = db.fetchone("SELECT private_pem FROM signing_keys WHERE name = ?", (name,))
         if row is not None:
             key = serialization.load_pem_private_key(row["private_pem"].encode(), password=None)
             assert isinstance(key, ec.EllipticCurvePrivateKey)
@@ -42,7 +48,7 @@ def load_or_create_webhook_key(db: Database) -> ec.EllipticCurvePrivateKey:
         ).decode()
         db.execute(
             "INSERT INTO signing_keys (name, private_pem, created_at) VALUES (?, ?, ?)",
-            (_WEBHOOK_KEY, pem, iso(utc_now())),
+            (name, pem, iso(utc_now())),
         )
         return key
 

@@ -18,8 +18,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
 
-from reference.clock import iso, utc_now
 from reference.db import Database
+from reference.signing import load_or_create_key
 
 HPKE_INFO = b"service_hpke"
 BUNDLE_VERSION = "v1.0.0"
@@ -144,23 +144,7 @@ def sealed_from_json(value: Any) -> Sealed | None:
 def load_or_create_enclave_key(db: Database) -> ec.EllipticCurvePrivateKey:
     """The sandbox enclave's signing key, generated once and kept in the database so a
     restart with the same file publishes the same public key."""
-    with db.transaction():
-        row = db.fetchone("SELECT private_pem FROM signing_keys WHERE name = ?", (_ENCLAVE_KEY,))
-        if row is not None:
-            key = serialization.load_pem_private_key(row["private_pem"].encode(), password=None)
-            assert isinstance(key, ec.EllipticCurvePrivateKey)
-            return key
-        key = new_key()
-        pem = key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        ).decode()
-        db.execute(
-            "INSERT INTO signing_keys (name, private_pem, created_at) VALUES (?, ?, ?)",
-            (_ENCLAVE_KEY, pem, iso(utc_now())),
-        )
-        return key
+    return load_or_create_key(db, _ENCLAVE_KEY)
 
 
 def enclave_public_hex(db: Database) -> str:
