@@ -50,6 +50,8 @@ FIELD_NAME_DEFAULTS: dict[str, str] = {
     "card_return_reversal_id": "transactionId",
     # §2 ExternalAccount: "the wallet account type carries address" (type name not shown)
     "wallet_account_type": "WALLET",
+    # §2 InternalAccount: "card capabilities" of an account that can fund a card (name not shown)
+    "internal_account_card_capabilities": "cardCapabilities",
 }
 
 _TRUE = {"1", "true", "yes", "on"}

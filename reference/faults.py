@@ -432,6 +432,10 @@ FAULTS: Mapping[str, str] = MappingProxyType(
             " (§2 CardTransaction: merchant includes city and state)"
         ),
         "card-capabilities-missing": ("a card record carries no cardCapabilities (§2 Card record)"),
+        "internal-account-card-capabilities-missing": (
+            "internal accounts listed by GET /customers/internal-accounts carry no"
+            " cardCapabilities, even one funding a card (§2 InternalAccount: card capabilities)"
+        ),
         "card-id-filter-prefix-only": (
             "GET /transactions?cardId= with the bare uuid lists nothing"
             " (§4 Quotes and transactions: a Card: id or the uuid)"

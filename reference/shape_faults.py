@@ -34,9 +34,12 @@ def transaction(settings: ServerSettings, body: dict[str, Any]) -> dict[str, Any
 
 def internal_account(settings: ServerSettings, body: dict[str, Any]) -> dict[str, Any]:
     """`internal-account-balance-missing`: no ``availableBalance``;
-    `wallet-privacy-flag-everywhere`: ``privateEnabled`` on every account type."""
+    `wallet-privacy-flag-everywhere`: ``privateEnabled`` on every account type;
+    `internal-account-card-capabilities-missing`: no ``cardCapabilities``."""
     if settings.has_fault("internal-account-balance-missing"):
         return {k: v for k, v in body.items() if k != "availableBalance"}
+    if settings.has_fault("internal-account-card-capabilities-missing"):
+        return {k: v for k, v in body.items() if k != "cardCapabilities"}
     if settings.has_fault("wallet-privacy-flag-everywhere"):
         return {"privateEnabled": False, **body}
     return body

@@ -401,6 +401,10 @@ FAULTS: dict[str, tuple[str, list[str]] | tuple[str, list[str], tuple[str, ...]]
         "resources",
         ["test_the_merchant_carries_the_city_and_state_the_network_reported"],
     ),
+    "internal-account-card-capabilities-missing": (
+        "resources",
+        ["test_an_account_funding_a_card_states_its_card_capabilities"],
+    ),
     "card-capabilities-missing": (
         "resources",
         ["test_a_card_record_states_whether_it_supports_wallet_tokenization"],

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 
 from .card_helpers import authorize, card_for, card_rows, ok, purchase, simulate
+from .money_helpers import internal_accounts
 from .reference_helpers import RunningSandbox, WebhookReceiver
 
 Check = Callable[[RunningSandbox, WebhookReceiver], None]
@@ -91,6 +92,14 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
         _, card = card_for(client)
         assert "city" not in authorize(client, card["id"], 100)["merchant"]
+
+
+@check("internal-account-card-capabilities-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder, _ = card_for(client)
+        account = internal_accounts(client, holder.id)["USD"]
+        assert "cardCapabilities" not in account
 
 
 @check("card-capabilities-missing")

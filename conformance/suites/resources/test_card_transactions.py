@@ -119,3 +119,22 @@ def test_a_card_record_states_whether_it_supports_wallet_tokenization(cards):
         observed=capabilities if capabilities is not None else "<no cardCapabilities>",
         hint=f"the card record as the adapter hook {ISSUE_HOOK} answered it",
     )
+
+
+@pytest.mark.requirement("INTERNAL-ACCOUNT-CARD-CAPABILITIES")
+def test_an_account_funding_a_card_states_its_card_capabilities(cards, profile):
+    """§2 InternalAccount: card capabilities are "absent when the account cannot fund a
+    card"; an account a card was just issued against can fund one, so it carries them. The
+    field's name is not shown: it comes from the profile."""
+    name = profile.field_names["internal_account_card_capabilities"]
+    card = cards.issue(1_000)
+    account = cards.money.account(card.customer_id, card.account_id)
+    check(
+        account.get(name) is not None,
+        "§2 Resources and their fields — InternalAccount (card capabilities)",
+        "an internal account that funds a card carries the capabilities of a card issued "
+        "with it as funding source",
+        expected=f"{name}: the capabilities (present, not null)",
+        observed={k: account.get(k) for k in ("id", "type", name)},
+        hint="set [field_names] internal_account_card_capabilities when the field has another name",
+    )
