@@ -358,7 +358,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
             f"**{summary['incomplete_reason']}**",
             "",
             f"- parts that ran: {', '.join(summary.get('parts_run') or []) or 'none'}",
-            f"- tests that did not run: {summary.get('not_run', 0)}",
+            f"- tests that did not run: {_not_run_text(summary)}",
             "",
         ]
     lines += [
@@ -422,3 +422,12 @@ def _waiver_lines(summary: dict[str, Any]) -> list[str]:
         names = ", ".join(w["test"] or w["requirement"] for w in unused)
         lines += ["", f"Waivers that matched no failure: {names}"]
     return lines
+
+
+def _not_run_text(summary: dict[str, Any]) -> str:
+    """How many tests did not run; a run stopped before collecting any (a failed preflight)
+    counts none, which must not read as "nothing was missed"."""
+    count = summary.get("not_run") or 0
+    if not count and not summary.get("parts_run") and not summary.get("tests"):
+        return "all (the run stopped before the tests were collected)"
+    return str(count)

@@ -104,7 +104,10 @@ def test_a_target_that_never_answers_stops_the_run_at_preflight(tmp_path, mode):
     assert result.code == EXIT_NOT_RUN, result.output[-3000:]
     assert result.summary["verdict"] == "not_run"
     assert "--target-url" in result.summary["incomplete_reason"]
-    assert "PASSED" not in (tmp_path / "summary.md").read_text()
+    markdown = (tmp_path / "summary.md").read_text()
+    assert "PASSED" not in markdown
+    # no test was collected: the count must not read as "nothing was missed"
+    assert "tests that did not run: all" in markdown
     assert leaks(tmp_path) == []
     assert elapsed < 30, f"{mode}: {elapsed:.1f} s"
 
