@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from conformance.client import ApiResponse
 from conformance.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
 from conformance.failures import check, fail
 from conformance.schemas import format_path
 
-__all__ = ["assert_invalid_input", "assert_status", "assert_unauthorized"]
+__all__ = ["adapter_record", "assert_invalid_input", "assert_status", "assert_unauthorized"]
 
 ERRORS_CLAUSE = "§7 Errors"
 AUTH_CLAUSE = "§5 Authentication"
@@ -86,3 +87,17 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         observed=body,
         exchange=response.exchange,
     )
+
+
+def adapter_record(answer: Any, hook: str, clause: str, what: str) -> dict[str, Any]:
+    """An adapter hook's answer as a record naming a non-empty string ``id``, or a failure
+    naming ``clause`` and the hook (what the interface hides, the adapter answers)."""
+    __tracebackhide__ = True
+    check(
+        isinstance(answer, Mapping) and isinstance(answer.get("id"), str) and answer["id"],
+        clause,
+        f"{what} is a record with an id",
+        observed=answer,
+        hint=f"the adapter hook {hook} answers it",
+    )
+    return dict(answer)

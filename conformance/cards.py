@@ -11,11 +11,12 @@ Python exception.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from conformance import contract
+from conformance.assertions import adapter_record
 from conformance.client import ApiResponse, TargetClient
 from conformance.failures import check, fail
 from conformance.money import Money
@@ -65,14 +66,7 @@ class Card:
 def _named(answer: Any, hook: str, what: str) -> dict[str, Any]:
     """The adapter's answer as an object naming an ``id``, or a failure saying so."""
     __tracebackhide__ = True
-    check(
-        isinstance(answer, Mapping) and isinstance(answer.get("id"), str) and answer["id"],
-        CARD_CLAUSE,
-        f"{what} is a record with an id",
-        observed=answer,
-        hint=f"the adapter hook {hook} answers it",
-    )
-    return dict(answer)
+    return adapter_record(answer, hook, CARD_CLAUSE, what)
 
 
 class Cards:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from conformance.failures import check
+from conformance.assertions import adapter_record
 
 __all__ = ["CLAIM_HOOK", "CREATE_HOOK", "INVITATION_CLAUSE", "Invitations", "uma_addresses"]
 
@@ -50,14 +50,7 @@ class Invitations:
 
     def _record(self, answer: Any, hook: str, what: str) -> dict[str, Any]:
         __tracebackhide__ = True
-        check(
-            isinstance(answer, Mapping) and isinstance(answer.get("id"), str) and answer["id"],
-            RECORD_CLAUSE,
-            f"{what} is an invitation record with an id and a status",
-            observed=answer,
-            hint=f"the adapter hook {hook} answers it",
-        )
-        return dict(answer)
+        return adapter_record(answer, hook, RECORD_CLAUSE, f"{what} (an invitation)")
 
     def create(self, inviter_customer_id: str) -> dict[str, Any]:
         __tracebackhide__ = True
