@@ -30,7 +30,7 @@ from typing import Any
 
 import webauthn
 
-from conformance.wallet_authenticator import SoftAuthenticator, b64url_decode
+from conformance.wallet_authenticator import SoftAuthenticator, b64url_decode, browser_credential
 from conformance.wallet_hpke import open_sealed as suite_open
 from conformance.wallet_hpke import seal as suite_seal
 from conformance.wallet_keys import WalletKey
@@ -69,15 +69,7 @@ def crypto_rates(seconds: float) -> dict[str, float]:
     challenge = "Y2hhbGxlbmdlLWJ5dGVzLWZvci10aGUtYmVuY2htYXJr"
     registration = authenticator.attestation(challenge)
     registered = webauthn.verify_registration_response(
-        credential={
-            "id": registration["credentialId"],
-            "rawId": registration["credentialId"],
-            "type": "public-key",
-            "response": {
-                "clientDataJSON": registration["clientDataJson"],
-                "attestationObject": registration["attestationObject"],
-            },
-        },
+        credential=browser_credential(registration),
         expected_challenge=b64url_decode(challenge),
         expected_rp_id=RP_ID,
         expected_origin=ORIGIN,
@@ -86,16 +78,7 @@ def crypto_rates(seconds: float) -> dict[str, float]:
     def assert_and_verify() -> None:
         assertion = authenticator.assertion(challenge)
         webauthn.verify_authentication_response(
-            credential={
-                "id": assertion["credentialId"],
-                "rawId": assertion["credentialId"],
-                "type": "public-key",
-                "response": {
-                    "clientDataJSON": assertion["clientDataJson"],
-                    "authenticatorData": assertion["authenticatorData"],
-                    "signature": assertion["signature"],
-                },
-            },
+            credential=browser_credential(assertion),
             expected_challenge=b64url_decode(challenge),
             expected_rp_id=RP_ID,
             expected_origin=ORIGIN,

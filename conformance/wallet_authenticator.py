@@ -20,7 +20,7 @@ import cbor2
 
 from conformance.wallet_keys import WalletKey
 
-__all__ = ["SoftAuthenticator", "Tamper", "b64url", "b64url_decode"]
+__all__ = ["SoftAuthenticator", "Tamper", "b64url", "b64url_decode", "browser_credential"]
 
 FLAG_UP = 0x01
 FLAG_UV = 0x04
@@ -119,3 +119,22 @@ class SoftAuthenticator:
             "signature": b64url(signature),
             "userHandle": b64url(self.user_handle),
         }
+
+
+def browser_credential(answer: dict[str, Any]) -> dict[str, Any]:
+    """An attestation or assertion of :class:`SoftAuthenticator` as the WebAuthn credential
+    JSON a browser hands a relying party (``PublicKeyCredential.toJSON()``), for verifiers
+    that read that shape."""
+    names = {
+        "clientDataJson": "clientDataJSON",
+        "attestationObject": "attestationObject",
+        "authenticatorData": "authenticatorData",
+        "signature": "signature",
+        "userHandle": "userHandle",
+    }
+    return {
+        "id": answer["credentialId"],
+        "rawId": answer["credentialId"],
+        "type": "public-key",
+        "response": {names[k]: v for k, v in answer.items() if k in names},
+    }

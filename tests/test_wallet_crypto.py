@@ -14,7 +14,13 @@ from pyhpke import AEADId, CipherSuite, KDFId, KEMId
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
 from conformance.secrets import known_secrets
-from conformance.wallet_authenticator import SoftAuthenticator, Tamper, b64url, b64url_decode
+from conformance.wallet_authenticator import (
+    SoftAuthenticator,
+    Tamper,
+    b64url,
+    b64url_decode,
+    browser_credential,
+)
 from conformance.wallet_bundles import (
     BundleProblem,
     open_sealed_bundle,
@@ -110,17 +116,7 @@ def _registered():
     authenticator = SoftAuthenticator(RP_ID, ORIGIN)
     challenge = os.urandom(32)
     verified = webauthn.verify_registration_response(
-        credential={
-            "id": authenticator.credential_id,
-            "rawId": authenticator.credential_id,
-            "type": "public-key",
-            "response": {
-                "clientDataJSON": (a := authenticator.attestation(b64url(challenge)))[
-                    "clientDataJson"
-                ],
-                "attestationObject": a["attestationObject"],
-            },
-        },
+        credential=browser_credential(authenticator.attestation(b64url(challenge))),
         expected_challenge=challenge,
         expected_rp_id=RP_ID,
         expected_origin=ORIGIN,
@@ -132,17 +128,7 @@ def _authenticate(authenticator, verified, tamper=None, count=None):
     challenge = os.urandom(32)
     assertion = authenticator.assertion(b64url(challenge), tamper)
     return webauthn.verify_authentication_response(
-        credential={
-            "id": assertion["credentialId"],
-            "rawId": assertion["credentialId"],
-            "type": "public-key",
-            "response": {
-                "clientDataJSON": assertion["clientDataJson"],
-                "authenticatorData": assertion["authenticatorData"],
-                "signature": assertion["signature"],
-                "userHandle": assertion["userHandle"],
-            },
-        },
+        credential=browser_credential(assertion),
         expected_challenge=challenge,
         expected_rp_id=RP_ID,
         expected_origin=ORIGIN,
