@@ -149,13 +149,8 @@ def test_another_customers_session_cannot_sign(client: httpx.Client, enclave: st
     owner = wallet(client, enclave)
     stranger = wallet(client, enclave)
     account = wallet_account(client, owner.customer_id)
-    answer = _first(
-        client, "PATCH", f"/internal-accounts/{account['id']}", {"privateEnabled": True}
-    )
-    headers = retry_headers(answer, sign_hex(stranger.key, answer["payloadToSign"]))
-    response = client.patch(
-        f"/internal-accounts/{account['id']}", json={"privateEnabled": True}, headers=headers
-    )
+    path = f"/internal-accounts/{account['id']}"
+    response = signed(client, "PATCH", path, stranger.key, {"privateEnabled": True})
     assert _reason(response) == "bad signature"
 
 
@@ -177,13 +172,8 @@ def test_revoking_a_session_stops_its_key(client: httpx.Client, enclave: str) ->
     revoked = signed(client, "DELETE", f"/auth/sessions/{owner.session['id']}", owner.key)
     assert revoked.status_code == 200 and revoked.json()["status"] == "REVOKED"
     account = wallet_account(client, owner.customer_id)
-    answer = _first(
-        client, "PATCH", f"/internal-accounts/{account['id']}", {"privateEnabled": True}
-    )
-    headers = retry_headers(answer, sign_hex(owner.key, answer["payloadToSign"]))
-    response = client.patch(
-        f"/internal-accounts/{account['id']}", json={"privateEnabled": True}, headers=headers
-    )
+    path = f"/internal-accounts/{account['id']}"
+    response = signed(client, "PATCH", path, owner.key, {"privateEnabled": True})
     assert _reason(response) == "session revoked"
     assert client.delete("/auth/sessions/Session:nope").status_code == 404
 
@@ -199,13 +189,8 @@ def test_revoking_a_credential_stops_it_and_its_sessions(
         _reason(client.post(f"/auth/credentials/{credential_id}/challenge")) == "credential revoked"
     )
     account = wallet_account(client, owner.customer_id)
-    answer = _first(
-        client, "PATCH", f"/internal-accounts/{account['id']}", {"privateEnabled": True}
-    )
-    headers = retry_headers(answer, sign_hex(owner.key, answer["payloadToSign"]))
-    response = client.patch(
-        f"/internal-accounts/{account['id']}", json={"privateEnabled": True}, headers=headers
-    )
+    path = f"/internal-accounts/{account['id']}"
+    response = signed(client, "PATCH", path, owner.key, {"privateEnabled": True})
     assert _reason(response) == "credential revoked"
 
 
@@ -288,9 +273,8 @@ def test_unsigned_first_calls_change_nothing(client: httpx.Client, enclave: str)
     assert wallet_account(client, owner.customer_id)["privateEnabled"] is False
     assert client.post(f"/auth/credentials/{owner.credential['id']}/challenge").status_code == 200
     # the session still signs: it was not revoked
-    response = signed(
-        client, "PATCH", f"/internal-accounts/{account['id']}", owner.key, {"privateEnabled": True}
-    )
+    path = f"/internal-accounts/{account['id']}"
+    response = signed(client, "PATCH", path, owner.key, {"privateEnabled": True})
     assert response.status_code == 200, response.text
 
 
