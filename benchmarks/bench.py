@@ -38,8 +38,8 @@ from typing import Any
 
 import httpx
 
-from conformance.embedded import start_embedded
-from conformance.sink import EndpointRegistration, SinkServer, SinkView
+from conformance.run.embedded import start_embedded
+from conformance.webhooks.sink import EndpointRegistration, SinkServer, SinkView
 
 
 def percentiles(samples_ms: list[float]) -> dict[str, float]:
@@ -254,7 +254,7 @@ def bench_suite(workers: int | None, *, embedded_args: str = "") -> dict[str, An
     while it runs, so up to 0.1 s of it may be missed), and the time spent waiting on the
     target's clock (from the progress lines of long waits)."""
     with tempfile.TemporaryDirectory() as report_dir:
-        command = [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={report_dir}"]
+        command = [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={report_dir}"]
         if workers:
             command += ["-n", str(workers)]
         if embedded_args:

@@ -30,13 +30,14 @@ from typing import Any
 
 import webauthn
 
-from conformance.wallet_authenticator import SoftAuthenticator, b64url_decode, browser_credential
-from conformance.wallet_hpke import open_sealed as suite_open
-from conformance.wallet_hpke import seal as suite_seal
-from conformance.wallet_keys import WalletKey
-from conformance.wallet_tokens import Identity, TokenMinter
-from reference import wallet_crypto, wallet_oidc
-from reference.settings import ServerSettings
+from conformance.wallet.authenticator import SoftAuthenticator, b64url_decode, browser_credential
+from conformance.wallet.hpke import open_sealed as suite_open
+from conformance.wallet.hpke import seal as suite_seal
+from conformance.wallet.keys import WalletKey
+from conformance.wallet.tokens import Identity, TokenMinter
+from reference.server.settings import ServerSettings
+from reference.wallet import crypto as wallet_crypto
+from reference.wallet import oidc as wallet_oidc
 
 RP_ID = "wallet.sandbox.gpsi.test"
 ORIGIN = "https://wallet.sandbox.gpsi.test"
@@ -120,7 +121,7 @@ def wallet_suite_run() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as reports:
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={reports}",
+            [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={reports}",
              "--", "-k", "wallet"],
             capture_output=True, text=True, check=False, timeout=600,
         )  # fmt: skip

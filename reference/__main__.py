@@ -1,5 +1,5 @@
-"""``python -m reference``: see ``reference.cli``."""
+"""``python -m reference``: see ``reference.server.cli``."""
 
-from reference.cli import main
+from reference.server.cli import main
 
 raise SystemExit(main())

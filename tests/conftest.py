@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from conformance.client import TARGET_HEALTH
+from conformance.exchange.client import TARGET_HEALTH
 
 
 @pytest.fixture(autouse=True)

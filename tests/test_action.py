@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from conformance import options as opt
-from conformance.reporting import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from conformance.reporting.summaries import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from conformance.run import options as opt
 
 ACTION = Path(__file__).resolve().parents[1] / "action.yml"
 

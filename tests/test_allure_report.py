@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import allure_report
-from conformance.allure_report import (
+from conformance.reporting import allure_report
+from conformance.reporting.allure_report import (
     ALLURE_VERSION,
     PIN_DIR,
     make_offline,

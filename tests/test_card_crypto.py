@@ -10,8 +10,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from conformance.card_crypto import compact_jwes, opaque_strings, open_jwe
-from reference.card_tokenize import encrypt_jwe
+from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
+from reference.cards.tokenize import encrypt_jwe
 
 
 @pytest.fixture(scope="module")

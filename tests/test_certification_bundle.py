@@ -12,9 +12,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
-from conformance.bundle_signing import BundleError, sign_bundle, verify_bundle
-from conformance.certify import bundle_files, main_certify, main_verify
-from conformance.secrets import register_secret
+from conformance.reporting.bundle_signing import BundleError, sign_bundle, verify_bundle
+from conformance.reporting.certify import bundle_files, main_certify, main_verify
+from conformance.reporting.secrets import register_secret
 
 FILES = {"summary.json": b'{"verdict": "passed"}\n', "evidence/a.jsonl": b'{"x": 1}\n'}
 

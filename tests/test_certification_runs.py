@@ -79,7 +79,7 @@ def test_a_certified_bundle_verifies_offline_and_fails_after_a_changed_byte(
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "conformance.cli", *args], capture_output=True, text=True,
+            [sys.executable, "-m", "conformance.run.cli", *args], capture_output=True, text=True,
             timeout=300, check=False, env=_environment(), stdin=subprocess.DEVNULL,
         )  # fmt: skip
 
@@ -101,7 +101,7 @@ def test_a_certified_bundle_verifies_offline_and_fails_after_a_changed_byte(
 def test_every_skip_and_untested_requirement_is_explained_in_summary_md(tmp_path: Path) -> None:
     # an adapter with a few hooks only: the tests needing the others skip, naming them
     run = conformance_run(
-        tmp_path, "--parts=errors,limits", "--adapter=reference.adapter_states", "-n", "2"
+        tmp_path, "--parts=errors,limits", "--adapter=reference.adapter.states", "-n", "2"
     )
     assert run.code == 0, run.output
     summary, text = run.summary, (tmp_path / "summary.md").read_text(encoding="utf-8")

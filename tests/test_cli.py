@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conformance.cli import build_parser, pytest_arguments
+from conformance.run.cli import build_parser, pytest_arguments
 
 from .conformance_runs.runner import conformance_run
 
@@ -39,8 +39,8 @@ def test_run_builds_the_documented_pytest_command(tmp_path):
 )
 def test_usage_errors_exit_2(tmp_path, argv):
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *argv, "--report-dir", str(tmp_path)]
-        if argv[0] == "run" else [sys.executable, "-m", "conformance.cli", *argv],
+        [sys.executable, "-m", "conformance.run.cli", *argv, "--report-dir", str(tmp_path)]
+        if argv[0] == "run" else [sys.executable, "-m", "conformance.run.cli", *argv],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
@@ -50,7 +50,7 @@ def test_usage_errors_exit_2(tmp_path, argv):
 def served():
     """`conformance serve` on a free port, with fixed credentials."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "conformance.cli", "serve", "--port", "0",
+        [sys.executable, "-m", "conformance.run.cli", "serve", "--port", "0",
          "--client-id", "tok_cli_test", "--client-secret", "s3cr3t-value-for-redaction"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
@@ -158,7 +158,7 @@ def test_an_interrupted_run_restores_the_webhook_endpoint(tmp_path, signal_name)
         info = json.loads(server.stdout.readline())
         set_webhook(info, "https://hooks.example.com/before-interruption")
         run = subprocess.Popen(
-            [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={tmp_path}",
+            [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={tmp_path}",
              *target_flags(info), "--parts=webhooks", "--webhook-timeout=120", "--", "-v",
              "-k", "reaches_the_configured_endpoint"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -210,7 +210,7 @@ def test_production_profiles_do_not_change_configuration(tmp_path, served):
 
 def run_report(report_dir, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "report", "--report-dir", str(report_dir)],
+        [sys.executable, "-m", "conformance.run.cli", "report", "--report-dir", str(report_dir)],
         capture_output=True, text=True, timeout=600, check=False, env=env,
     )  # fmt: skip
 

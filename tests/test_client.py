@@ -9,11 +9,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conformance.client import ExchangeLog, RawAuthorization, TargetClient
-from conformance.evidence import Redactor
-from conformance.failures import ConformanceFailure
-from conformance.profile import Credentials
-from conformance.schemas import default_registry
+from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import ExchangeLog, RawAuthorization, TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.run.profile import Credentials
 
 SECRET = "very-secret-value-123"
 RELEASE = threading.Event()

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance import contract
-from conformance.contract import (
+from conformance.contract import endpoint_schemas as contract
+from conformance.contract.endpoint_schemas import (
     ENDPOINTS,
     SchemaRef,
     list_items,
@@ -19,7 +19,7 @@ from conformance.contract import (
     response_schema,
     webhook_schema,
 )
-from conformance.schemas import default_registry
+from conformance.contract.schemas import default_registry
 
 CUSTOMER = "Customer:3f2b8c1e-4a5d-4e6f-8a9b-0c1d2e3f4a5b"
 QUOTE = "Quote:3f2b8c1e-4a5d-4e6f-8a9b-0c1d2e3f4a5b"

@@ -1,10 +1,10 @@
-"""``conformance.echo``: answers compared with what was sent, field by field."""
+"""``conformance.exchange.echo``: answers compared with what was sent, field by field."""
 
 from __future__ import annotations
 
 import pytest
 
-from conformance.echo import differences, echoes
+from conformance.exchange.echo import differences, echoes
 
 FEE = {"sourceCurrency": "USD", "variableRateBps": 37, "fixedFee": 11}
 

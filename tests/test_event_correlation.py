@@ -1,5 +1,5 @@
 """How the suite ties events whose payload is not shown to a resource and reads their status
-(conformance.event_checks, conformance.ownership, conformance.customer_events)."""
+(conformance: webhooks.event_checks, accounts.ownership, customers.events)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from conformance.customer_events import mentions
-from conformance.event_checks import mentions_anywhere, names_resource
-from conformance.failures import ConformanceFailure
-from conformance.ownership import EVENT, check_new_status, event_status, is_about
-from conformance.sink import Delivery
+from conformance.accounts.ownership import EVENT, check_new_status, event_status, is_about
+from conformance.contract.failures import ConformanceFailure
+from conformance.customers.events import mentions
+from conformance.webhooks.event_checks import mentions_anywhere, names_resource
+from conformance.webhooks.sink import Delivery
 
 ACCOUNT = "ExternalAccount:5b0c9a52-8f0e-4c55-9d0a-4a36e1c3a1f2"
 OTHER = "ExternalAccount:0d3f3c0e-7b4b-41a7-9c8a-2f8f6f0f1b11"

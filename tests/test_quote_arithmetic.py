@@ -1,4 +1,4 @@
-"""The quote arithmetic checks of ``conformance.quote_arithmetic`` (§4 Quotes and
+"""The quote arithmetic checks of ``conformance.payments.quote_arithmetic`` (§4 Quotes and
 transactions, rules 1 and 3) on hand-computed quotes: what passes, what must fail, the
 tolerance of one smallest unit per rounding step, and the four readings of the rate.
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conformance.quote_arithmetic import (
+from conformance.payments.quote_arithmetic import (
     TOLERANCE,
     QuoteNumbers,
     conversion_error,

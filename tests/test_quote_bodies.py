@@ -1,4 +1,4 @@
-"""The quote request strategy of ``conformance.quote_bodies``: routes of every source and
+"""The quote request strategy of ``conformance.payments.quote_bodies``: routes of every source and
 destination shape of §2 Quote, bodies that carry them, and amounts within a route's
 bounds."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.quote_bodies import (
+from conformance.payments.quote_bodies import (
     EXTERNAL,
     INTERNAL,
     PULL,

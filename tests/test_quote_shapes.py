@@ -1,4 +1,4 @@
-"""``conformance.quote_shapes.probe``: one request per pair of shapes; a 400 drops an optional
+"""``quote_shapes.probe``: one request per pair of shapes; a 400 drops an optional
 pair with an advisory, never the prefunded corridor (internal account to external account)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.quote_bodies import (
+from conformance.payments.quote_bodies import (
     INTERNAL,
     PULL,
     Route,
@@ -15,7 +15,7 @@ from conformance.quote_bodies import (
     realtime_source,
     uma_destination,
 )
-from conformance.quote_shapes import PROBE_AMOUNT, UNSUPPORTED_ADVISORY, probe
+from conformance.payments.quote_shapes import PROBE_AMOUNT, UNSUPPORTED_ADVISORY, probe
 
 CORRIDOR = Route(account_source("ia", "USD"), account_destination("ea", "EUR"))
 CORRIDOR_SAME = Route(account_source("ia", "USD"), account_destination("eb", "USD"))

@@ -8,9 +8,14 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from conformance import rate_limit
-from conformance.deadline import deadline
-from conformance.rate_limit import THROTTLE, TokenBucket, retry_after_seconds, send_throttled
+from conformance.exchange import rate_limit
+from conformance.exchange.deadline import deadline
+from conformance.exchange.rate_limit import (
+    THROTTLE,
+    TokenBucket,
+    retry_after_seconds,
+    send_throttled,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.evidence import Redactor
-from conformance.redaction import REDACTED, scrub, scrub_obj, scrub_report, scrub_tree
-from conformance.secrets import (
+from conformance.exchange.evidence import Redactor
+from conformance.reporting.redaction import REDACTED, scrub, scrub_obj, scrub_report, scrub_tree
+from conformance.reporting.secrets import (
     register_basic_credentials,
     register_one_time_code,
     register_secret,

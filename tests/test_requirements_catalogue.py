@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.requirements import (
+from conformance.contract.requirements import (
     AREAS,
     PARTS,
     TESTABILITY,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import locks
-from conformance.locks import platform_lock
-from conformance.scheduling import order_items
+from conformance.run import locks
+from conformance.run.locks import platform_lock
+from conformance.run.scheduling import order_items
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
 SUITES_PARTS_ROOT = Path("/kit/conformance/suites")

@@ -14,8 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from conformance.datafiles import schemas_dir
-from conformance.schemas import (
+from conformance.contract.schemas import (
     BASE_URI,
     SchemaLoadError,
     SchemaRegistry,
@@ -24,6 +23,7 @@ from conformance.schemas import (
     default_registry,
     format_path,
 )
+from conformance.run.datafiles import schemas_dir
 
 ID_TYPES = (
     "Customer",

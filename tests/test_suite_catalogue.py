@@ -7,7 +7,7 @@ import inspect
 import pkgutil
 
 import conformance.suites
-from conformance.requirements import PARTS, default_catalogue
+from conformance.contract.requirements import PARTS, default_catalogue
 
 # Areas whose every testable or needs-adapter requirement must have a test by now.
 COMPLETE_AREAS = frozenset(

@@ -9,12 +9,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from conformance.baseline import compare, markdown_section
-from conformance.profile import FIELD_NAME_DEFAULTS, validate_profile
-from conformance.report_paths import render_locations
-from conformance.reporting import EXIT_CODES, EXIT_USAGE, render_markdown
-from conformance.skip_reasons import classify_skip, group_skips, markdown_sections, untested
-from conformance.waivers import Waiver, WaiverPlugin, load_waivers
+from conformance.reporting.baseline import compare, markdown_section
+from conformance.reporting.report_paths import render_locations
+from conformance.reporting.skip_reasons import (
+    classify_skip,
+    group_skips,
+    markdown_sections,
+    untested,
+)
+from conformance.reporting.summaries import EXIT_CODES, EXIT_USAGE, render_markdown
+from conformance.reporting.waivers import Waiver, WaiverPlugin, load_waivers
+from conformance.run.profile import FIELD_NAME_DEFAULTS, validate_profile
 
 
 def test_an_unknown_feature_is_a_usage_error_naming_the_known_ones() -> None:
@@ -165,7 +170,7 @@ def test_the_console_says_where_every_report_is(tmp_path: Path) -> None:
 def test_every_feature_a_suite_test_is_gated_on_is_known() -> None:
     import re
 
-    from conformance.features import KNOWN_FEATURES
+    from conformance.run.features import KNOWN_FEATURES
 
     suites = Path(__file__).resolve().parents[1] / "conformance" / "suites"
     used = {
@@ -177,7 +182,7 @@ def test_every_feature_a_suite_test_is_gated_on_is_known() -> None:
 
 
 def test_a_misspelt_conformance_variable_is_named_with_the_likely_fix() -> None:
-    from conformance.env_names import known_names, unknown_names
+    from conformance.run.env_names import known_names, unknown_names
 
     assert unknown_names({"CONFORMANCE_FEATURE": "cards", "HOME": "/"}) == [
         ("CONFORMANCE_FEATURE", "CONFORMANCE_FEATURES")
@@ -198,7 +203,7 @@ def test_the_summary_says_how_many_tests_were_skipped() -> None:
 def test_a_waiver_of_an_unknown_requirement_is_a_usage_error(tmp_path: Path) -> None:
     from unittest.mock import MagicMock
 
-    from conformance.waivers import install
+    from conformance.reporting.waivers import install
 
     path = _waiver_file(
         tmp_path, '[[waiver]]\nrequirement = "NO-SUCH-ID"\nreason = "r"\nexpires = 2030-01-01\n'

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conformance.surprises import as_clause_failure
+from conformance.exchange.surprises import as_clause_failure
 
 RAW_NAMES = ("KeyError", "IndexError", "TypeError", "AttributeError", "RecursionError",
              "OverflowError", "NoneType", "'list' object")  # fmt: skip

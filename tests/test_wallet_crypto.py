@@ -13,25 +13,25 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
-from conformance.secrets import known_secrets
-from conformance.wallet_authenticator import (
+from conformance.reporting.secrets import known_secrets
+from conformance.wallet.authenticator import (
     SoftAuthenticator,
     Tamper,
     b64url,
     b64url_decode,
     browser_credential,
 )
-from conformance.wallet_bundles import (
+from conformance.wallet.bundles import (
     BundleProblem,
     open_sealed_bundle,
     otp_bundle,
     read_signed_bundle,
     target_public_key,
 )
-from conformance.wallet_format import WalletFormat, wallet_format
-from conformance.wallet_hpke import HpkeError, HpkeParams, open_sealed, seal
-from conformance.wallet_keys import WalletKey, public_key_from_hex, verify_der_hex
-from conformance.wallet_tokens import Identity, TokenMinter, nonce_for
+from conformance.wallet.format import WalletFormat, wallet_format
+from conformance.wallet.hpke import HpkeError, HpkeParams, open_sealed, seal
+from conformance.wallet.keys import WalletKey, public_key_from_hex, verify_der_hex
+from conformance.wallet.tokens import Identity, TokenMinter, nonce_for
 
 # RFC 9180 Appendix A.3.1: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode.
 RFC = {

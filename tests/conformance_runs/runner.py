@@ -38,7 +38,7 @@ def _environment() -> dict[str, str]:
 
 def conformance_run(report_dir: Path, *args: str, timeout: float = 600) -> RunResult:
     command = [
-        sys.executable, "-m", "conformance.cli", "run", f"--report-dir={report_dir}", *args,
+        sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={report_dir}", *args,
     ]  # fmt: skip
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,

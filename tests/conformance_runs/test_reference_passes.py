@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.quote_shapes import UNSUPPORTED_ADVISORY
+from conformance.payments.quote_shapes import UNSUPPORTED_ADVISORY
 
 from .runner import conformance_run
 

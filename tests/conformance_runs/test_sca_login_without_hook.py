@@ -10,7 +10,7 @@ from .runner import conformance_run
 
 TEST = "test_sca_login_answers_409_for_customers_outside_sca"
 # an adapter with hooks, but not the SCA login one
-NO_LOGIN_HOOK = "--adapter=reference.adapter_states"
+NO_LOGIN_HOOK = "--adapter=reference.adapter.states"
 
 
 @pytest.mark.slow

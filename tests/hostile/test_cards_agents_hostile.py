@@ -11,14 +11,14 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.agents import Agents
-from conformance.cards import Card, Cards
-from conformance.client import ExchangeLog, TargetClient
-from conformance.evidence import Redactor
-from conformance.failures import ConformanceFailure
-from conformance.invitations import Invitations, uma_addresses
-from conformance.profile import Credentials
-from conformance.schemas import default_registry
+from conformance.agents.flows import Agents
+from conformance.cards.flows import Card, Cards
+from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import ExchangeLog, TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.invitations.flows import Invitations, uma_addresses
+from conformance.run.profile import Credentials
 
 GARBAGE: list[Any] = [None, [], "x", 3, {"id": 3}, {"id": ""}, {"status": "PENDING"}]
 BASE = "http://target.invalid/2025-10-13"

@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from conformance.client import TARGET_HEALTH, ExchangeLog, TargetClient, TargetHealth
-from conformance.evidence import Redactor
-from conformance.failures import ConformanceFailure
-from conformance.profile import Credentials
-from conformance.schemas import default_registry
-from conformance.secrets import register_basic_credentials
+from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient, TargetHealth
+from conformance.exchange.evidence import Redactor
+from conformance.reporting.secrets import register_basic_credentials
+from conformance.run.profile import Credentials
 
 from .server import MALFORMED_MODES, HostileTarget
 

@@ -185,7 +185,7 @@ def test_an_interrupted_run_against_a_hanging_target_says_incomplete(
     with HostileTarget("hang", healthy_first=1) as target:
         args = [a for a in flags(target) if not a.startswith("--request-timeout")]
         run = subprocess.Popen(
-            [sys.executable, "-m", "conformance.cli", "run", f"--report-dir={tmp_path}",
+            [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={tmp_path}",
              *args, "--request-timeout=10", "--parts=auth,errors"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             stdin=subprocess.DEVNULL, env=_environment(),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance import options as opt
-from conformance.markers import MARKERS
+from conformance.run import options as opt
+from conformance.run.markers import MARKERS
 
 
 def test_help_lists_every_setting_in_one_group(pytester):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.embedded import wallet_settings
-from conformance.profile import TargetProfile, validate_profile
-from conformance.wallet_keys import WalletKey
+from conformance.run.embedded import wallet_settings
+from conformance.run.profile import TargetProfile, validate_profile
+from conformance.wallet.keys import WalletKey
 
 INFO = {
     "wallet_enclave_public_key": WalletKey.generate().public_hex(),
@@ -62,8 +62,8 @@ def test_a_compressed_enclave_key_is_accepted():
 def test_wallet_secrets_are_scrubbed_from_anything_written():
     """Keys the wallet client makes or decrypts register as secrets at once: the redactor
     scrubs them (a passkey, a TEK key, a decrypted session key)."""
-    from conformance.redaction import scrub
-    from conformance.wallet_authenticator import SoftAuthenticator
+    from conformance.reporting.redaction import scrub
+    from conformance.wallet.authenticator import SoftAuthenticator
 
     keys = [SoftAuthenticator("rp.example", "https://rp.example").key, WalletKey.generate()]
     keys.append(WalletKey.from_private_bytes(WalletKey.generate().private_bytes()))

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from reference.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS
+from reference.payments.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS
 
 from .money_helpers import available, error_code, execute, external, funded, quote, transaction
 from .reference_helpers import RunningSandbox, WebhookReceiver

@@ -146,7 +146,7 @@ def error_code(response: httpx.Response, status: int) -> str:
     return str(response.json()["code"])
 
 
-# -- the contract's fee arithmetic, written out independently of reference.pricing ---------
+# -- the contract's fee arithmetic, written out independently of reference.payments.pricing
 
 
 def expected(

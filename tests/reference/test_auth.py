@@ -7,8 +7,8 @@ import base64
 import httpx
 import pytest
 
-from reference.agent_auth import REASON_UNKNOWN as REASON_UNKNOWN_AGENT_TOKEN
-from reference.auth import (
+from reference.agents.bearer import REASON_UNKNOWN as REASON_UNKNOWN_AGENT_TOKEN
+from reference.server.auth import (
     REASON_BAD_BASE64,
     REASON_MISSING,
     REASON_NO_COLON,

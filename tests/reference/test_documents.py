@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from reference import images
-from reference.documents import MAX_FILE_BYTES
+from reference.customers import images
+from reference.customers.documents import MAX_FILE_BYTES
 
 from .customer_helpers import (
     PDF,

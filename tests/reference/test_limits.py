@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import httpx
 
 from reference import adapter
-from reference.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS, in_currency
+from reference.payments.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS, in_currency
 
 from .money_helpers import (
     available,

@@ -8,8 +8,8 @@ import httpx
 import pytest
 from starlette.routing import Route
 
-from reference.app import ROUTERS
-from reference.method_routing import literal_rank
+from reference.server.app import ROUTERS
+from reference.server.method_routing import literal_rank
 
 from .reference_helpers import RunningSandbox
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from reference.db import Database
-from reference.outbox import MAX_ATTEMPTS, Outbox
-from reference.platforms import PRIMARY, seed_platforms
-from reference.schema import STATEMENTS
-from reference.services import open_services
-from reference.settings import ServerSettings
+from reference.server.db import Database
+from reference.server.platforms import PRIMARY, seed_platforms
+from reference.server.schema import STATEMENTS
+from reference.server.services import open_services
+from reference.server.settings import ServerSettings
+from reference.webhooks.outbox import MAX_ATTEMPTS, Outbox
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.sink import SinkServer, SinkView
+from conformance.webhooks.sink import SinkServer, SinkView
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from typing import Any
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
-from conformance.sink import Delivery
+from conformance.webhooks.sink import Delivery
 
 BASE_TIME = datetime(2026, 1, 15, 12, 0, 0, tzinfo=UTC)
 

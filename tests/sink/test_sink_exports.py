@@ -1,8 +1,8 @@
-"""The public surface of conformance.sink is explicit and pinned."""
+"""The public surface of conformance.webhooks.sink is explicit and pinned."""
 
 from __future__ import annotations
 
-import conformance.sink as sink
+import conformance.webhooks.sink as sink
 
 EXPECTED = {
     "CUSTOMER_KYB",

@@ -7,7 +7,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.sink import (
+from conformance.webhooks.sink import (
     CUSTOMER_KYB,
     CUSTOMER_KYC,
     EXTERNAL_ACCOUNT,

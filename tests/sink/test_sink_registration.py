@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conformance.sink import EndpointRegistration
+from conformance.webhooks.sink import EndpointRegistration
 
 SINK_URL = "http://127.0.0.1:9/hooks"
 
@@ -141,7 +141,7 @@ CHILD = textwrap.dedent(
     """
     import json, signal, sys
     from pathlib import Path
-    from conformance.sink.registration import EndpointRegistration
+    from conformance.webhooks.sink.registration import EndpointRegistration
 
     path = Path(sys.argv[1])
     def get():

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.sink import SinkServer
-from conformance.sink._addresses import client_is_loopback
-from conformance.sink.server import MAX_BODY_BYTES, MAX_WAIT_S
+from conformance.webhooks.sink import SinkServer
+from conformance.webhooks.sink._addresses import client_is_loopback
+from conformance.webhooks.sink.server import MAX_BODY_BYTES, MAX_WAIT_S
 
 from .sink_helpers import envelope
 

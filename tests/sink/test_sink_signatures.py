@@ -11,8 +11,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa, utils, x25519
 
-from conformance.sink import load_public_key, verify_signature
-from conformance.sink.tls import generate_tls_material
+from conformance.webhooks.sink import load_public_key, verify_signature
+from conformance.webhooks.sink.tls import generate_tls_material
 
 from .sink_helpers import envelope, sign_ec
 

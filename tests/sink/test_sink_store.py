@@ -6,7 +6,7 @@ import json
 import threading
 from datetime import UTC, datetime
 
-from conformance.sink import Delivery, DeliveryStore, dedupe_by_event_id
+from conformance.webhooks.sink import Delivery, DeliveryStore, dedupe_by_event_id
 
 from .sink_helpers import delivery, envelope
 

@@ -10,7 +10,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.sink import (
+from conformance.webhooks.sink import (
     Delivery,
     SinkRuledOut,
     SinkServer,

@@ -8,11 +8,11 @@ import secrets
 
 import pytest
 
-from conformance import contract
-from conformance.agents import BEARER_CLAUSE, DEVICE_CODE_HOOK, FORBIDDEN_HOOK
-from conformance.assertions import assert_unauthorized
-from conformance.client import RawAuthorization
-from conformance.failures import check
+from conformance.agents.flows import BEARER_CLAUSE, DEVICE_CODE_HOOK, FORBIDDEN_HOOK
+from conformance.contract import endpoint_schemas as contract
+from conformance.contract.assertions import assert_unauthorized
+from conformance.contract.failures import check
+from conformance.exchange.client import RawAuthorization
 
 pytestmark = [
     pytest.mark.resource("Agent"),

@@ -7,9 +7,9 @@ import secrets
 
 import pytest
 
-from conformance.assertions import assert_status, assert_unauthorized
-from conformance.client import RawAuthorization
-from conformance.profile import Credentials
+from conformance.contract.assertions import assert_status, assert_unauthorized
+from conformance.exchange.client import RawAuthorization
+from conformance.run.profile import Credentials
 
 pytestmark = pytest.mark.resource("Authentication")
 

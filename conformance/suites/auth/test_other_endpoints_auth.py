@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import AUTH_CLAUSE, assert_unauthorized
-from conformance.failures import check
+from conformance.contract.assertions import AUTH_CLAUSE, assert_unauthorized
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.adapter_hook("pytest_conformance_other_endpoints")]
 

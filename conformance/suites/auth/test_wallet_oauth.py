@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from conformance.wallet_flows import item
-from conformance.wallet_keys import WalletKey
-from conformance.wallet_tokens import Identity, nonce_for
+from conformance.wallet.flows import item
+from conformance.wallet.keys import WalletKey
+from conformance.wallet.tokens import Identity, nonce_for
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from conformance.error_bodies import reason_of
-from conformance.failures import check
-from conformance.wallet_flows import item
-from conformance.wallet_keys import WalletKey
+from conformance.contract.error_bodies import reason_of
+from conformance.contract.failures import check
+from conformance.wallet.flows import item
+from conformance.wallet.keys import WalletKey
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.wallet_authenticator import Tamper, b64url
-from conformance.wallet_flows import item
-from conformance.wallet_keys import WalletKey
+from conformance.wallet.authenticator import Tamper, b64url
+from conformance.wallet.flows import item
+from conformance.wallet.keys import WalletKey
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.wallet_flows import item
-from conformance.wallet_keys import WalletKey
+from conformance.contract.failures import check
+from conformance.wallet.flows import item
+from conformance.wallet.keys import WalletKey
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

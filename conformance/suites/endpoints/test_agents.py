@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from conformance.agents import DEVICE_CODE_HOOK, REDEEM_CLAUSE
-from conformance.failures import check, fail
+from conformance.agents.flows import DEVICE_CODE_HOOK, REDEEM_CLAUSE
+from conformance.contract.failures import check, fail
 
 pytestmark = [
     pytest.mark.resource("Agent"),

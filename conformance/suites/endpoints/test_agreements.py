@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.agreement_terms import consent_of, supported_agreements
-from conformance.assertions import assert_status
-from conformance.customer_bodies import consent_entry, individual_body
-from conformance.failures import check
+from conformance.contract.assertions import assert_status
+from conformance.contract.failures import check
+from conformance.customers.agreement_terms import consent_of, supported_agreements
+from conformance.customers.bodies import consent_entry, individual_body
 
 pytestmark = [pytest.mark.resource("Customer")]
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("BeneficialOwner"), pytest.mark.writes]
 

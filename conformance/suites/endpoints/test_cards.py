@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.card_crypto import compact_jwes, opaque_strings, open_jwe
-from conformance.cards import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
-from conformance.failures import check
+from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
+from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance.assertions import assert_invalid_input
-from conformance.customer_bodies import (
+from conformance.contract.assertions import assert_invalid_input
+from conformance.contract.failures import check
+from conformance.customers.bodies import (
     business_body,
     individual_body,
     valid_businesses,
     valid_customer_patches,
     valid_individuals,
 )
-from conformance.customer_checks import assert_reads_back, provider_requirements
-from conformance.failures import check
+from conformance.customers.checks import assert_reads_back, provider_requirements
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.document_files import identity_photo, pdf_document
+from conformance.customers.document_files import identity_photo, pdf_document
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

@@ -14,8 +14,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from conformance.failures import check
-from conformance.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, readable_statuses
+from conformance.accounts.ownership import (
+    OWNERSHIP_PROOF_HOOK,
+    PENDING_NUMBER_HOOK,
+    readable_statuses,
+)
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("ExternalAccount"), pytest.mark.writes]
 

@@ -14,9 +14,9 @@ from urllib.parse import quote, quote_plus, unquote
 
 import pytest
 
-from conformance.failures import check
-from conformance.onboarding import contact_channels
-from conformance.sink.store import parse_timestamp
+from conformance.contract.failures import check
+from conformance.customers.onboarding import contact_channels
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

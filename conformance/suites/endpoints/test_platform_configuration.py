@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance.config_bodies import (
+from conformance.configuration.bodies import (
     READ_ONLY_CURRENCY_KEYS,
     editable_snapshot,
     fee_config,
     known_currency_codes,
     valid_config_patches,
 )
-from conformance.echo import echoes
-from conformance.failures import check, fail
+from conformance.contract.failures import check, fail
+from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
@@ -35,7 +35,7 @@ def _currency_view(entries):
 def assert_echoed(sent, config, exchange, amounts=()):
     """Every field of an accepted PATCH reads back as sent: compared field by field, so
     objects may carry more fields than were sent (``amounts``: keys whose integer may read
-    back as a money object, see :mod:`conformance.echo`)."""
+    back as a money object, see :mod:`conformance.exchange.echo`)."""
     __tracebackhide__ = True
     for name, value in sent.items():
         if name == "supportedCurrencies":

@@ -6,8 +6,8 @@ account, ``REALTIME_FUNDING`` — to every destination shape — an external ban
 wallet, another internal account of the customer, a UMA address) must come back with
 amounts that satisfy rule 1 (same currency: rate 1) and rule 3 (fees come off the sending
 amount, the variable fee is assessed on it, the net is converted at the quoted rate). The
-checks and their rounding tolerance are in ``conformance.quote_arithmetic``; the shapes,
-and which of them the target prices, in ``conformance.quote_shapes``.
+checks and their rounding tolerance are in ``conformance.payments.quote_arithmetic``; the shapes,
+and which of them the target prices, in ``conformance.payments.quote_shapes``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance import quote_shapes
-from conformance.failures import check, fail
-from conformance.money import amount_of
-from conformance.quote_arithmetic import discrepancies
-from conformance.quote_bodies import quote_requests
+from conformance.contract.failures import check, fail
+from conformance.payments import quote_shapes
+from conformance.payments.money import amount_of
+from conformance.payments.quote_arithmetic import discrepancies
+from conformance.payments.quote_bodies import quote_requests
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_invalid_input, assert_status
-from conformance.failures import check
-from conformance.quote_bodies import without
+from conformance.contract.assertions import assert_invalid_input, assert_status
+from conformance.contract.failures import check
+from conformance.payments.quote_bodies import without
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -15,9 +15,9 @@ import uuid
 
 import pytest
 
-from conformance.assertions import assert_invalid_input
-from conformance.failures import check, fail
-from conformance.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.contract.assertions import assert_invalid_input
+from conformance.contract.failures import check, fail
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

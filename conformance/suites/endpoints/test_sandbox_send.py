@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.money import amount_of
-from conformance.transfer_flows import SEND_CLAUSE
+from conformance.contract.failures import check
+from conformance.payments.money import amount_of
+from conformance.payments.transfer_flows import SEND_CLAUSE
 
 pytestmark = [pytest.mark.resource("Sandbox"), pytest.mark.writes]
 

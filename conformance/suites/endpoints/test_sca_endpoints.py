@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.sca import AUTHORIZE_CLAUSE, LOGIN_HOOK, PROOF_HOOK, challenge_of
-from conformance.sink.store import parse_timestamp
+from conformance.contract.failures import check
+from conformance.sca.flows import AUTHORIZE_CLAUSE, LOGIN_HOOK, PROOF_HOOK, challenge_of
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

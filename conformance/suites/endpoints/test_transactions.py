@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import contract
-from conformance.failures import check
+from conformance.contract import endpoint_schemas as contract
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.quote_bodies import quote_body
+from conformance.contract.failures import check
+from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.verification_outcomes import INCOMPLETE, INDIVIDUAL, expected
+from conformance.contract.failures import check
+from conformance.customers.verification_outcomes import INCOMPLETE, INDIVIDUAL, expected
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 

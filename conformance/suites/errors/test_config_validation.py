@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance.assertions import assert_invalid_input
-from conformance.config_bodies import invalid_config_patches, known_currency_codes
-from conformance.failures import check
+from conformance.configuration.bodies import invalid_config_patches, known_currency_codes
+from conformance.contract.assertions import assert_invalid_input
+from conformance.contract.failures import check
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_status
-from conformance.document_files import unreadable_photo
-from conformance.failures import check
+from conformance.contract.assertions import assert_status
+from conformance.contract.failures import check
+from conformance.customers.document_files import unreadable_photo
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.account_states import (
+from conformance.accounts.states import (
     CLOSE_HOOK,
     FREEZE_HOOK,
     attempt_payment,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
+from conformance.contract.failures import check
+from conformance.payments.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

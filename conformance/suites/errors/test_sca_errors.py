@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.sca import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
+from conformance.contract.failures import check
+from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -7,9 +7,9 @@ import base64
 
 import pytest
 
-from conformance.error_bodies import field_errors
-from conformance.failures import check
-from conformance.wallet_flows import item
+from conformance.contract.error_bodies import field_errors
+from conformance.contract.failures import check
+from conformance.wallet.flows import item
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.document_files import (
+from conformance.contract.failures import check
+from conformance.customers.document_files import (
     MEBIBYTE,
     identity_photo,
     pdf_document,
     pdf_of_size,
     unsupported_files,
 )
-from conformance.failures import check
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_invalid_input, assert_status
-from conformance.config_bodies import fee_config
-from conformance.echo import echoes
-from conformance.failures import check
+from conformance.configuration.bodies import fee_config
+from conformance.contract.assertions import assert_invalid_input, assert_status
+from conformance.contract.failures import check
+from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_invalid_input, assert_status
-from conformance.failures import check
-from conformance.sink.store import parse_timestamp
+from conformance.contract.assertions import assert_invalid_input, assert_status
+from conformance.contract.failures import check
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

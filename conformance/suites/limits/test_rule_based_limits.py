@@ -12,9 +12,9 @@ import uuid
 
 import pytest
 
-from conformance.assertions import assert_invalid_input
-from conformance.failures import check
-from conformance.rule_based import SWEEP_RULE_HOOK
+from conformance.accounts.rule_based import SWEEP_RULE_HOOK
+from conformance.contract.assertions import assert_invalid_input
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

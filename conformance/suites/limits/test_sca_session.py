@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from conformance.failures import check
-from conformance.sca import LOGIN_HOOK
-from conformance.sink.store import parse_timestamp
+from conformance.contract.failures import check
+from conformance.sca.flows import LOGIN_HOOK
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.money_limits import LIMITS_HOOK, refused_at_quote_or_execute, transaction_limits
+from conformance.payments.money_limits import (
+    LIMITS_HOOK,
+    refused_at_quote_or_execute,
+    transaction_limits,
+)
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

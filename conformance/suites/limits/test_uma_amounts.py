@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.config_bodies import editable_snapshot
-from conformance.failures import check
+from conformance.configuration.bodies import editable_snapshot
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

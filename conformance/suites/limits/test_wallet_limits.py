@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from conformance.wallet_flows import item
-from conformance.wallet_keys import WalletKey
+from conformance.wallet.flows import item
+from conformance.wallet.keys import WalletKey
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

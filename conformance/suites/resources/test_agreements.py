@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.agreement_terms import consent_of, end_user_terms, supported_agreements
-from conformance.customer_bodies import consent_entry, individual_body
-from conformance.failures import check
-from conformance.sink.store import parse_timestamp
+from conformance.contract.failures import check
+from conformance.customers.agreement_terms import consent_of, end_user_terms, supported_agreements
+from conformance.customers.bodies import consent_entry, individual_body
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

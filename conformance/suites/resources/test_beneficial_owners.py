@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.customer_checks import assert_reads_back
+from conformance.customers.checks import assert_reads_back
 
 pytestmark = [pytest.mark.resource("BeneficialOwner"), pytest.mark.writes]
 

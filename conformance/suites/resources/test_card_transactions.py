@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cards import AUTHORIZE_HOOK, CARD_CLAUSE, CLEAR_HOOK, ISSUE_HOOK, MERCHANT
-from conformance.failures import check
+from conformance.cards.flows import AUTHORIZE_HOOK, CARD_CLAUSE, CLEAR_HOOK, ISSUE_HOOK, MERCHANT
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.onboarding import contact_channels
+from conformance.contract.failures import check
+from conformance.customers.onboarding import contact_channels
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

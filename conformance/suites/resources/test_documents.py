@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_invalid_input
-from conformance.document_files import identity_photo, pdf_document
-from conformance.failures import check
+from conformance.contract.assertions import assert_invalid_input
+from conformance.contract.failures import check
+from conformance.customers.document_files import identity_photo, pdf_document
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("ExternalAccount"), pytest.mark.writes]
 

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

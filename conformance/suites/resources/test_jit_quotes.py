@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.transfer_flows import instruction_infos, reference_of
+from conformance.contract.failures import check
+from conformance.payments.transfer_flows import instruction_infos, reference_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

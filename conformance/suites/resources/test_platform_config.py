@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from conformance.config_bodies import USER_INFO_FIELD_NAMES
-from conformance.failures import check
+from conformance.configuration.bodies import USER_INFO_FIELD_NAMES
+from conformance.contract.failures import check
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 

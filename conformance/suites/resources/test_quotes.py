@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.sink.store import parse_timestamp
+from conformance.contract.failures import check
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from conformance.failures import check
-from conformance.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from conformance.failures import check
-from conformance.sca import LOGIN_HOOK, PROOF_HOOK, challenge_of
-from conformance.sink.store import parse_timestamp
-from conformance.transfer_flows import Transfers
+from conformance.contract.failures import check
+from conformance.payments.transfer_flows import Transfers
+from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
+from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check, fail
-from conformance.money_limits import HELD_ACCOUNT_HOOK, held_account_number
+from conformance.contract.failures import check, fail
+from conformance.payments.money_limits import HELD_ACCOUNT_HOOK, held_account_number
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

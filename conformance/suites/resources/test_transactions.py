@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.money import amount_of
+from conformance.contract.failures import check
+from conformance.payments.money import amount_of
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from conformance.failures import check
-from conformance.verification_checks import assert_names_missing, individual_packet_parts
+from conformance.contract.failures import check
+from conformance.customers.verification_checks import assert_names_missing, individual_packet_parts
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 

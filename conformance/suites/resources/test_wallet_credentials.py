@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.wallet_flows import ENDPOINT
-from conformance.wallet_operations import WALLET_TYPE
+from conformance.contract.failures import check
+from conformance.wallet.flows import ENDPOINT
+from conformance.wallet.operations import WALLET_TYPE
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cards import (
+from conformance.cards.flows import (
     AUTHORIZE_HOOK,
     CARD_CLAUSE,
     CLEAR_HOOK,
@@ -17,7 +17,7 @@ from conformance.cards import (
     RETURN_HOOK,
     REVERSE_HOOK,
 )
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

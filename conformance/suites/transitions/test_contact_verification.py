@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.assertions import assert_status
-from conformance.failures import check
-from conformance.onboarding import contact_channels, wrong_code
+from conformance.contract.assertions import assert_status
+from conformance.contract.failures import check
+from conformance.customers.onboarding import contact_channels, wrong_code
 
 pytestmark = [
     pytest.mark.resource("Customer"),

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from conformance.failures import check
-from conformance.money import refund_outcome
+from conformance.contract.failures import check
+from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

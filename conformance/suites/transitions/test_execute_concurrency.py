@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

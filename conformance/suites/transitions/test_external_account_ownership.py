@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, check_new_status
+from conformance.accounts.ownership import (
+    OWNERSHIP_PROOF_HOOK,
+    PENDING_NUMBER_HOOK,
+    check_new_status,
+)
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from conformance.failures import check, fail
-from conformance.incoming_payments import (
+from conformance.contract.failures import check, fail
+from conformance.payments.incoming import (
     COMPLETED,
     PENDING,
     RETURN_HOOK,

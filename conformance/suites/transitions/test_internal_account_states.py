@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.account_states import (
+from conformance.accounts.states import (
     CLOSE_HOOK,
     FAIL_PROVISIONING_HOOK,
     FREEZE_HOOK,
@@ -22,7 +22,7 @@ from conformance.account_states import (
     expect_nothing_moved,
     expect_status,
 )
-from conformance.quote_bodies import quote_body
+from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

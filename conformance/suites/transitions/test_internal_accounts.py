@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.onboarding import status_field
-from conformance.quote_bodies import quote_body
+from conformance.contract.failures import check
+from conformance.customers.onboarding import status_field
+from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.invitations import CLAIM_HOOK, CREATE_HOOK, INVITATION_CLAUSE, uma_addresses
+from conformance.contract.failures import check
+from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK, INVITATION_CLAUSE, uma_addresses
 
 pytestmark = [
     pytest.mark.resource("Invitation"),

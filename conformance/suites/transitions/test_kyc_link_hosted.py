@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.onboarding import status_field
-from conformance.verification_checks import assert_customer_status, events_for
-from conformance.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
+from conformance.contract.failures import check
+from conformance.customers.onboarding import status_field
+from conformance.customers.verification_checks import assert_customer_status, events_for
+from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
 
 pytestmark = [
     pytest.mark.resource("Customer"),

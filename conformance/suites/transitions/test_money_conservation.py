@@ -2,7 +2,7 @@
 any sequence of funding, quotes, executions, repeated executions and payouts that complete,
 fail (and are refunded) or time out.
 
-A Hypothesis state machine (``conformance.conservation``) drives a new approved customer's
+A Hypothesis state machine (``conformance.payments.conservation``) drives a new approved customer's
 account per example at random; after every step it waits until every payment that can settle has
 settled, then checks both balances against what was funded and what the transaction history
 says left, and the history against what was executed.
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.conservation import conservation_machine
+from conformance.payments.conservation import conservation_machine
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from conformance.failures import check
-from conformance.money import refund_outcome
+from conformance.contract.failures import check
+from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.sca import LOGIN_HOOK, PROOF_HOOK, challenge_of
+from conformance.contract.failures import check
+from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

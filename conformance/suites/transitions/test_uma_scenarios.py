@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.verification_checks import assert_customer_status, events_for, submit_and_check
-from conformance.verification_outcomes import (
+from conformance.customers.verification_checks import (
+    assert_customer_status,
+    events_for,
+    submit_and_check,
+)
+from conformance.customers.verification_outcomes import (
     BUSINESS,
     COMPLETE,
     CREATION,

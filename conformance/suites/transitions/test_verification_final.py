@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.onboarding import status_field
-from conformance.verification_checks import a_final_customer
+from conformance.contract.failures import check
+from conformance.customers.onboarding import status_field
+from conformance.customers.verification_checks import a_final_customer
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

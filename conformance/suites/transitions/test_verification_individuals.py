@@ -3,22 +3,22 @@
 The last 3 characters of ``fullName`` choose the sandbox scenario. Unregulated platforms
 resolve it on a complete ``POST /verifications``; regulated platforms, or Skip verification
 paperwork on, resolve it at creation. The expected outcome of every suffix, stage and mode is
-data in ``conformance.verification_outcomes``.
+data in ``conformance.customers.verification_outcomes``.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from conformance.customer_bodies import individual_body
-from conformance.verification_checks import (
+from conformance.customers.bodies import individual_body
+from conformance.customers.verification_checks import (
     assert_customer_status,
     assert_names_missing,
     events_for,
     individual_packet_parts,
     submit_and_check,
 )
-from conformance.verification_outcomes import (
+from conformance.customers.verification_outcomes import (
     COMPLETE,
     CREATION,
     INCOMPLETE,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import contract
-from conformance.card_events import PREFIX, wait_card_event
-from conformance.cards import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
-from conformance.failures import check
+from conformance.cards.events import PREFIX, wait_card_event
+from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
+from conformance.contract import endpoint_schemas as contract
+from conformance.contract.failures import check
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
+from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.card_events import EVENTS_CLAUSE, PREFIX, wait_card_event
-from conformance.cards import (
+from conformance.cards.events import EVENTS_CLAUSE, PREFIX, wait_card_event
+from conformance.cards.flows import (
     AUTHORIZE_HOOK,
     CLEAR_HOOK,
     ISSUE_HOOK,
     RETURN_HOOK,
     REVERSE_HOOK,
 )
-from conformance.event_checks import check_event_envelopes, check_event_signatures
-from conformance.failures import check
+from conformance.contract.failures import check
+from conformance.webhooks.event_checks import check_event_envelopes, check_event_signatures
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -3,14 +3,14 @@ delivered as a signed envelope ``{id: Webhook:<uuid>, type, timestamp, data: obj
 
 The payload of events other than transaction and test events is not shown: the envelope
 schema is all ``data`` is held to, and an event delivered after the verify call counts when
-its ``data`` names or mentions the account (``conformance.ownership``).
+its ``data`` names or mentions the account (``conformance.accounts.ownership``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from conformance.ownership import EVENT, OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK
+from conformance.accounts.ownership import EVENT, OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.incoming_payments import RETURN_HOOK, STEPS, refund_events, returned_deposit
+from conformance.contract.failures import check
+from conformance.payments.incoming import RETURN_HOOK, STEPS, refund_events, returned_deposit
 
 pytestmark = [
     pytest.mark.resource("Transaction"),

@@ -8,14 +8,14 @@ import time
 
 import pytest
 
-from conformance.event_checks import (
+from conformance.contract.failures import fail
+from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
+from conformance.webhooks.event_checks import (
     check_event_envelopes,
     check_event_signatures,
     mentions_anywhere,
 )
-from conformance.failures import fail
-from conformance.invitations import CLAIM_HOOK, CREATE_HOOK
-from conformance.sink import SinkTimeout
+from conformance.webhooks.sink import SinkTimeout
 
 pytestmark = [
     pytest.mark.resource("Invitation"),

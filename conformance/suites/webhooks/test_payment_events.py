@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.failures import check
-from conformance.payment_events import OUTGOING
+from conformance.contract.failures import check
+from conformance.payments.events import OUTGOING
 
 pytestmark = [
     pytest.mark.resource("Webhook"),

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from conformance.failures import check, fail
-from conformance.sink import SinkTimeout
+from conformance.contract.failures import check, fail
+from conformance.webhooks.sink import SinkTimeout
 
 pytestmark = [pytest.mark.resource("Webhook")]
 

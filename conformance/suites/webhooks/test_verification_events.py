@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.verification_checks import a_final_customer, events_for
-from conformance.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
+from conformance.customers.verification_checks import a_final_customer, events_for
+from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
 
 pytestmark = [pytest.mark.resource("Webhook"), pytest.mark.writes]
 

@@ -1,0 +1,103 @@
+"""Assertions shared by the suites: each reads like the clause it checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from conformance.contract.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
+from conformance.contract.failures import check, fail
+from conformance.contract.schemas import format_path
+from conformance.exchange.client import ApiResponse
+
+__all__ = ["adapter_record", "assert_invalid_input", "assert_status", "assert_unauthorized"]
+
+ERRORS_CLAUSE = "§7 Errors"
+AUTH_CLAUSE = "§5 Authentication"
+
+
+def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
+    """Fail with ``clause`` unless the response has the ``expected`` status."""
+    __tracebackhide__ = True
+    check(
+        response.status == expected,
+        clause,
+        statement,
+        expected=expected,
+        observed=response.status,
+        exchange=response.exchange,
+    )
+
+
+def assert_invalid_input(
+    response: ApiResponse, invalid_paths: Sequence[FieldPath], clause: str = ERRORS_CLAUSE
+) -> None:
+    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with constraints."""
+    __tracebackhide__ = True
+    shown = [format_path(p) for p in invalid_paths]
+    assert_status(
+        response, 400, clause, f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})"
+    )
+    body = response.json
+    check(
+        isinstance(body, dict) and body.get("code") == "INVALID_INPUT",
+        ERRORS_CLAUSE,
+        "a validation error carries the code INVALID_INPUT",
+        observed=body.get("code") if isinstance(body, dict) else body,
+        exchange=response.exchange,
+    )
+    errors = field_errors(body)
+    check(
+        errors and all(e.path for e in errors) and all(e.constraint for e in errors),
+        ERRORS_CLAUSE,
+        "details.errors[] lists the invalid fields, each with a machine-readable constraint",
+        observed=[e.entry for e in errors] or body.get("details"),
+        exchange=response.exchange,
+    )
+    missing = unnamed_fields(body, invalid_paths)
+    if missing:
+        fail(
+            ERRORS_CLAUSE,
+            "validation errors list every invalid field at once in details.errors[]",
+            expected=shown,
+            observed=[format_path(e.path) for e in errors if e.path],
+            hint=f"not named: {', '.join(format_path(p) for p in missing)}",
+            exchange=response.exchange,
+        )
+
+
+def assert_unauthorized(response: ApiResponse, statement: str) -> None:
+    """A 401 UNAUTHORIZED whose ``reason`` names the failed check."""
+    __tracebackhide__ = True
+    assert_status(response, 401, AUTH_CLAUSE, statement)
+    body = response.json if response.content else None
+    code = body.get("code") if isinstance(body, dict) else None
+    check(
+        code == "UNAUTHORIZED",
+        "§7 Errors",
+        "failed authentication answers 401 with the code UNAUTHORIZED",
+        observed=code,
+        exchange=response.exchange,
+    )
+    reason = reason_of(body)
+    check(
+        isinstance(reason, str) and reason.strip() != "",
+        AUTH_CLAUSE,
+        "authentication failures return 401 UNAUTHORIZED with a reason naming the failed check",
+        observed=body,
+        exchange=response.exchange,
+    )
+
+
+def adapter_record(answer: Any, hook: str, clause: str, what: str) -> dict[str, Any]:
+    """An adapter hook's answer as a record naming a non-empty string ``id``, or a failure
+    naming ``clause`` and the hook (what the interface hides, the adapter answers)."""
+    __tracebackhide__ = True
+    check(
+        isinstance(answer, Mapping) and isinstance(answer.get("id"), str) and answer["id"],
+        clause,
+        f"{what} is a record with an id",
+        observed=answer,
+        hint=f"the adapter hook {hook} answers it",
+    )
+    return dict(answer)

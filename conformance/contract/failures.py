@@ -1,0 +1,86 @@
+"""Conformance failures: an AssertionError that names the clause, the observation and a fix.
+
+Messages follow one pattern so reports read alike:
+``§4 Platform configuration: PATCH /config must echo umaDomain; expected 'a.example', got 'b'``
+followed by an optional hint and the curl line that reproduces the failing request.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from conformance.exchange.evidence import Exchange
+
+__all__ = ["ConformanceFailure", "check", "fail", "shorten"]
+
+_MISSING: Any = object()
+
+
+def shorten(value: object, limit: int = 300) -> str:
+    """A repr of ``value`` cut to ``limit`` characters for failure messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ConformanceFailure(AssertionError):
+    """A violation of something the interface states."""
+
+    def __init__(
+        self,
+        clause: str,
+        statement: str,
+        *,
+        expected: object = _MISSING,
+        observed: object = _MISSING,
+        hint: str | None = None,
+        exchange: Exchange | None = None,
+    ) -> None:
+        self.clause = clause
+        self.statement = statement
+        self.expected = None if expected is _MISSING else expected
+        self.observed = None if observed is _MISSING else observed
+        self.hint = hint
+        self.exchange = exchange
+        message = f"{clause}: {statement}"
+        if expected is not _MISSING:
+            message += f"; expected {shorten(expected)}"
+        if observed is not _MISSING:
+            message += f"; got {shorten(observed)}"
+        if hint:
+            message += f"\n  hint: {hint}"
+        if exchange is not None:
+            message += f"\n  exchange: {exchange.summary()}\n  reproduce: {exchange.curl}"
+        super().__init__(message)
+
+
+def fail(
+    clause: str,
+    statement: str,
+    *,
+    expected: object = _MISSING,
+    observed: object = _MISSING,
+    hint: str | None = None,
+    exchange: Exchange | None = None,
+) -> NoReturn:
+    """Fail the current test for a violation of ``clause``."""
+    __tracebackhide__ = True
+    raise ConformanceFailure(
+        clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange
+    )
+
+
+def check(
+    condition: object,
+    clause: str,
+    statement: str,
+    *,
+    expected: object = _MISSING,
+    observed: object = _MISSING,
+    hint: str | None = None,
+    exchange: Exchange | None = None,
+) -> None:
+    """Fail with the given clause unless ``condition`` holds."""
+    __tracebackhide__ = True
+    if not condition:
+        fail(clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange)

@@ -1,0 +1,234 @@
+"""An OpenAPI 3.1 document of the interface, generated from our schemas and endpoint map.
+
+Every JSON Schema of ``schemas/`` becomes a component (``quote``, ``requests.quote-create``,
+``errors.error-400``); each of its ``$defs`` one more (``common.Timestamp``), and every
+``$ref`` is rewritten to point at the components, so the document stands alone. The paths
+are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface shows): their
+request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
+item or an object), the 202 signature challenge of wallet-signed calls, and the error
+bodies of §7 (400 ``INVALID_INPUT``, 401, any other 4xx/5xx). Webhook envelopes are under
+``webhooks``. Authentication is HTTP Basic (§5).
+
+``conformance openapi [--output FILE]`` writes it; ``openapi.json`` at the repository root
+is this document, kept equal by a self-test.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from conformance import INTERFACE_VERSION, SUITE_VERSION
+from conformance.contract.endpoint_schemas import ENDPOINTS, WALLET_SIGNED, Endpoint
+from conformance.run.datafiles import schemas_dir
+
+__all__ = ["build_openapi", "component_name", "main", "render"]
+
+_DROP = ("$schema", "$id", "$defs")
+_PARAM = re.compile(r"\{([^}/]+)\}")
+_OPERATION_ID = re.compile(r"[^A-Za-z0-9]+")
+
+
+def component_name(file: str, definition: str | None = None) -> str:
+    """``requests/quote-create.json`` -> ``requests.quote-create``; with a ``$defs`` key,
+    ``common.json`` + ``Timestamp`` -> ``common.Timestamp``."""
+    base = file.removesuffix(".json").replace("/", ".")
+    return f"{base}.{definition}" if definition else base
+
+
+def _rewrite(node: Any, file: str) -> Any:
+    """Copy ``node`` with every ``$ref`` of ``file`` pointing into ``#/components/schemas``."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                out[key] = _target(value, file)
+            else:
+                out[key] = _rewrite(value, file)
+        return out
+    if isinstance(node, list):
+        return [_rewrite(item, file) for item in node]
+    return node
+
+
+def _target(ref: str, file: str) -> str:
+    location, _, pointer = ref.partition("#")
+    target = (
+        posixpath.normpath(posixpath.join(posixpath.dirname(file), location)) if location else file
+    )
+    parts = [p for p in pointer.split("/") if p]
+    if parts[:1] == ["$defs"] and len(parts) >= 2:
+        rest = "/".join(parts[2:])
+        name = component_name(target, parts[1])
+    else:
+        rest = "/".join(parts)
+        name = component_name(target)
+    return f"#/components/schemas/{name}" + (f"/{rest}" if rest else "")
+
+
+def _components(root: Path) -> dict[str, Any]:
+    components: dict[str, Any] = {}
+    for path in sorted(root.rglob("*.json")):
+        file = path.relative_to(root).as_posix()
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for key, definition in (document.get("$defs") or {}).items():
+            components[component_name(file, key)] = _rewrite(definition, file)
+        top = {k: v for k, v in document.items() if k not in _DROP}
+        components[component_name(file)] = _rewrite(top, file)
+    return components
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{component_name(name + '.json')}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _operation(endpoint: Endpoint) -> dict[str, Any]:
+    method, template = endpoint.method, endpoint.template
+    responses: dict[str, Any] = {}
+    if endpoint.response is None:
+        responses["2XX"] = {"description": "success; the body is not shown by the interface"}
+    elif endpoint.is_list:
+        item = _ref(endpoint.response)
+        schema = {"anyOf": [{"type": "array", "items": item}, {"type": "object"}]}
+        responses["200"] = _json(
+            schema, "the list (its envelope is not shown: an array or an object holding one)"
+        )
+    else:
+        # a POST answers 200 or 201 (the suite accepts both); other verbs answer 200
+        responses["2XX" if method == "POST" else "200"] = _json(
+            _ref(endpoint.response), f"the {endpoint.response} resource"
+        )
+    if (method, template) in WALLET_SIGNED:
+        responses["202"] = _json(
+            _ref("wallet-signature-challenge"), "§5 embedded wallet: sign this payload and retry"
+        )
+    responses["400"] = _json(_ref("errors/error-400"), "§7 Errors: INVALID_INPUT (or another code)")
+    responses["401"] = _json(_ref("errors/error-401"), "§5 Authentication: not authenticated")
+    responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
+    responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
+    operation: dict[str, Any] = {
+        "operationId": _OPERATION_ID.sub("_", f"{method.lower()}{template}").strip("_"),
+        "summary": f"{method} {template}",
+        "description": endpoint.clause,
+        "tags": [endpoint.section],
+        "responses": responses,
+    }
+    names = _PARAM.findall(template)
+    if names:
+        operation["parameters"] = [
+            {
+                "name": n,
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string", "minLength": 1},
+            }
+            for n in names
+        ]
+    if endpoint.request is not None:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(endpoint.request)}},
+        }
+    elif template == "/documents":
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"multipart/form-data": {"schema": {"type": "object"}}},
+        }
+    return operation
+
+
+def build_openapi(base_url: str = "http://127.0.0.1:8080") -> dict[str, Any]:
+    """The OpenAPI 3.1 document (a fresh dict)."""
+    root = schemas_dir()
+    paths: dict[str, dict[str, Any]] = {}
+    for endpoint in ENDPOINTS:
+        paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = _operation(endpoint)
+    webhook = {
+        "post": {
+            "operationId": "webhook_event",
+            "summary": "§6 a signed event delivered to the platform's webhookEndpoint",
+            "parameters": [
+                {
+                    "name": "X-Service-Signature",
+                    "in": "header",
+                    "required": True,
+                    "schema": {"type": "string"},
+                    "description": "base64 signature of the exact body (SHA-256)",
+                }
+            ],
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _ref("webhooks/envelope")}},
+            },
+            "responses": {"2XX": {"description": "received"}},
+        }
+    }
+    return copy.deepcopy(
+        {
+            "openapi": "3.1.0",
+            "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+            "info": {
+                "title": "Global Payments Service Interface",
+                "version": INTERFACE_VERSION,
+                "description": "Generated by the GPSI conformance kit "
+                f"{SUITE_VERSION} from its JSON Schemas and endpoint map: the endpoints whose "
+                "shapes the interface shows. Schemas allow additional properties.",
+            },
+            "servers": [
+                {
+                    "url": "{root}/" + INTERFACE_VERSION,
+                    "variables": {"root": {"default": base_url.rstrip("/")}},
+                }
+            ],
+            "security": [{"basic": []}],
+            "paths": dict(sorted(paths.items())),
+            "webhooks": {"event": webhook},
+            "components": {
+                "securitySchemes": {
+                    "basic": {
+                        "type": "http",
+                        "scheme": "basic",
+                        "description": "§5: HTTP Basic <token id>:<client secret>",
+                    }
+                },
+                "schemas": _components(root),
+            },
+        }
+    )
+
+
+def render(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="conformance openapi",
+        description="Write the OpenAPI 3.1 document of the interface (from the kit's schemas).",
+    )
+    parser.add_argument("--output", "-o", help="file to write (default: standard output)")
+    parser.add_argument(
+        "--server",
+        default="http://127.0.0.1:8080",
+        help="server root the document names (without the version segment)",
+    )
+    try:
+        ns = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    text = render(build_openapi(ns.server))
+    if ns.output:
+        Path(ns.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0

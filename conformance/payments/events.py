@@ -1,0 +1,150 @@
+"""Outgoing payment events (§3 Quote and transaction, §6 Events) as the sink saw them.
+
+:class:`PaymentEvents` waits for the ``OUTGOING_PAYMENT.*`` events a transaction's walk must
+emit and checks each of them: the envelope against ``webhooks/payment-event`` (``data`` is
+the Transaction), the ``X-Service-Signature``, that ``OUTGOING_PAYMENT.<STATUS>`` carries
+the transaction in that status, and the order of the timestamps against the §3 state
+machine. Arrival order that differs from timestamp order is an advisory (delivery ordering
+is not shown).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+from conformance.contract.failures import check, fail
+from conformance.webhooks.event_checks import (
+    EventReader,
+    check_event_envelopes,
+    check_event_signatures,
+)
+from conformance.webhooks.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
+
+__all__ = ["OUTGOING", "STATUS_EVENTS", "PaymentEvents"]
+
+OUTGOING = "OUTGOING_PAYMENT."
+# OUTGOING_PAYMENT.<STATUS> events whose data is the transaction in that status (§6).
+STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
+FINAL_EVENTS = ("COMPLETED", "FAILED")
+TRANSITION_CLAUSE = "§3 Quote and transaction"
+EVENTS_CLAUSE = "§6 Events"
+
+
+class PaymentEvents(EventReader):
+    """Waits for and checks one test's outgoing payment events."""
+
+    def about(self, transaction_id: str) -> list[Delivery]:
+        """Every ``OUTGOING_PAYMENT.*`` event about the transaction, one per event id."""
+        return dedupe_by_event_id(
+            d
+            for d in self.sink.deliveries()
+            if (d.event_type or "").startswith(OUTGOING) and d.resource_id == transaction_id
+        )
+
+    def wait(
+        self,
+        transaction_id: str,
+        kinds: Sequence[str | tuple[str, ...]],
+        *,
+        why: str,
+        clause: str = TRANSITION_CLAUSE,
+    ) -> list[Delivery]:
+        """Wait for one event of each kind (``COMPLETED``, or alternatives as a tuple).
+
+        Returns every event about the transaction; fails with ``clause`` naming ``why``.
+        """
+        __tracebackhide__ = True
+        deadline = time.monotonic() + self.timeout
+        for kind in kinds:
+            wanted = {OUTGOING + k for k in ((kind,) if isinstance(kind, str) else kind)}
+
+            def arrived(delivery: Delivery, wanted: set[str] = wanted) -> bool:
+                return delivery.event_type in wanted and delivery.resource_id == transaction_id
+
+            # COMPLETED and FAILED end a transaction: one rules the other out
+            excluded = (
+                {OUTGOING + k for k in FINAL_EVENTS} - wanted
+                if wanted & {OUTGOING + k for k in FINAL_EVENTS}
+                else set()
+            )
+
+            def ruled_out(delivery: Delivery, excluded: set[str] = excluded) -> bool:
+                return delivery.event_type in excluded and delivery.resource_id == transaction_id
+
+            try:
+                self.sink.wait_for(
+                    arrived,
+                    timeout=max(deadline - time.monotonic(), 0.0),
+                    description=f"{' or '.join(sorted(wanted))} for {transaction_id}",
+                    rules_out=ruled_out,
+                )
+            except SinkTimeout:
+                fail(
+                    clause,
+                    f"{why} emits {' or '.join(sorted(wanted))}",
+                    observed=[d.summary() for d in self.about(transaction_id)]
+                    or f"no OUTGOING_PAYMENT event about the transaction within {self.timeout:g} s",
+                    hint="check that events reach the configured webhookEndpoint and that data "
+                    "is the Transaction (data.id)",
+                )
+        return self.about(transaction_id)
+
+    def check(self, events: Iterable[Delivery]) -> None:
+        """Envelope, signature, data status and order of a transaction's events."""
+        __tracebackhide__ = True
+        events = list(events)
+        self.check_envelopes(events)
+        self.check_signatures(events)
+        self.check_statuses(events)
+        self.check_order(events)
+
+    def check_envelopes(self, events: Iterable[Delivery]) -> None:
+        """Every event is the envelope {id: Webhook:<uuid>, type, timestamp, data: Transaction}."""
+        __tracebackhide__ = True
+        check_event_envelopes(
+            self.registry,
+            events,
+            "a payment event is the envelope {id: Webhook:<uuid>, type, timestamp, data} "
+            "whose data is the Transaction",
+        )
+
+    def check_signatures(self, events: Iterable[Delivery]) -> None:
+        """Every event's X-Service-Signature verifies with the profile's webhook key."""
+        __tracebackhide__ = True
+        check_event_signatures(self.sink, self.advisory, events)
+
+    def check_statuses(self, events: Iterable[Delivery]) -> None:
+        """OUTGOING_PAYMENT.<STATUS> carries the transaction in that status."""
+        __tracebackhide__ = True
+        for delivery in events:
+            status = (delivery.event_type or "").removeprefix(OUTGOING)
+            if status not in STATUS_EVENTS:
+                continue
+            body = delivery.json
+            data = body.get("data") if isinstance(body, dict) else None
+            observed = data.get("status") if isinstance(data, dict) else data
+            check(
+                observed == status,
+                EVENTS_CLAUSE,
+                f"{delivery.event_type} is emitted when the outgoing transaction reaches "
+                f"{status}: its data is the transaction in that status",
+                expected=status,
+                observed=observed,
+                hint=delivery.summary(),
+            )
+
+    def check_order(self, events: Iterable[Delivery]) -> None:
+        """By timestamp: PROCESSING, then COMPLETED or FAILED; refund events only after FAILED."""
+        __tracebackhide__ = True
+        report = check_order(events)
+        for message in report.advisories:
+            self.advisory(message)
+        if report.violations:
+            fail(
+                TRANSITION_CLAUSE,
+                "outgoing payment events follow the state machine: PROCESSING, then "
+                "COMPLETED or FAILED; REFUND_PENDING only after FAILED, then REFUND_COMPLETED "
+                "or REFUND_FAILED (ordered by timestamp)",
+                observed="; ".join(report.violations),
+            )

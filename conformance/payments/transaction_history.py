@@ -1,0 +1,230 @@
+"""How the suite reads transactions (§2 Transaction, §4 GET /transactions) and waits for
+them to settle (§3 Quote and transaction, §4 Sandbox behaviours).
+
+The interface shows ``GET /transactions`` with the filters ``cardId``, ``status`` and
+``type`` ("include"); reading one transaction back is not shown, so the suite lists the
+customer's transactions (``customerId``, filtered here too when the target ignores it) and
+picks by id. Sandbox transfers settle at once, but the interface gives no time, so waits
+are bounded by the profile's ``webhook_timeout``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from conformance.contract import endpoint_schemas as contract
+from conformance.contract.failures import check, fail
+from conformance.exchange.client import TargetClient
+from conformance.run.profile import TargetProfile
+from conformance.run.progress import QUIET_S, WaitProgress
+
+__all__ = ["ORDINARY_SUFFIX", "TransactionHistory", "amount_of", "is_final", "refund_outcome"]
+
+QUOTES_CLAUSE = "§4 Quotes and transactions"
+TRANSITION_CLAUSE = "§3 Quote and transaction"
+# The interface shows no suffix that guarantees a successful payout (§4 Sandbox behaviours:
+# "Outcome of the other suffixes: not shown"); the suite uses identifiers ending in 000
+# and skips what needs a success when the target fails those payouts.
+ORDINARY_SUFFIX = "000"
+# §2 Transaction: the statuses the interface states
+TRANSACTION_STATUSES = ("PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED")
+TRANSACTION_CLAUSE = "§2 Transaction"
+REFUND_DONE = ("COMPLETED", "SUCCEEDED", "SETTLED", "REFUNDED")
+REFUND_FAILED = ("FAILED",)
+
+
+def amount_of(value: Any) -> int | None:
+    """An amount given as an integer or as ``{amount, currency}``; None otherwise."""
+    if isinstance(value, Mapping):
+        value = value.get("amount")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def refund_outcome(transaction: Mapping[str, Any], status_name: str) -> str | None:
+    """``COMPLETED``, ``FAILED`` or ``PENDING`` from a transaction's ``refund`` object.
+
+    §2 Transaction: the refund object tracks status and reference; its status values are
+    not shown, so any value ending in a completed word counts as completed.
+    """
+    refund = transaction.get("refund")
+    if not isinstance(refund, Mapping):
+        return None
+    status = str(refund.get(status_name) or "").upper()
+    if not status:
+        return "PENDING"
+    if status.endswith(REFUND_DONE):
+        return "COMPLETED"
+    if status.endswith(REFUND_FAILED):
+        return "FAILED"
+    return "PENDING"
+
+
+def is_final(transaction: Mapping[str, Any], status_name: str) -> bool:
+    """Settled for the money it moves: COMPLETED or EXPIRED, or FAILED with a final refund."""
+    status = transaction.get("status")
+    if status in ("COMPLETED", "EXPIRED"):
+        return True
+    return status == "FAILED" and refund_outcome(transaction, status_name) in (
+        "COMPLETED",
+        "FAILED",
+    )
+
+
+class TransactionHistory:
+    """Reads and waits for transactions (a part of :class:`conformance.payments.money.Money`)."""
+
+    client: TargetClient
+    profile: TargetProfile
+
+    def name(self, key: str) -> str:
+        """The target's name for a field the interface leaves open (profile [field_names])."""
+        return self.profile.field_name(key)
+
+    def transactions(self, customer_id: str, **filters: str) -> list[dict[str, Any]]:
+        """GET /transactions?customerId=<id>&... : the customer's transactions.
+
+        The interface shows the filters ``cardId``, ``status`` and ``type`` ("include"); a
+        target that ignores ``customerId`` is filtered here.
+        """
+        __tracebackhide__ = True
+        response = self.client.get("/transactions", params={"customerId": customer_id, **filters})
+        check(
+            response.status == 200,
+            QUOTES_CLAUSE + " — GET /transactions",
+            "GET /transactions returns the platform's transactions",
+            expected=200,
+            observed=(response.status, response.content[:300]),
+            exchange=response.exchange,
+        )
+        items = contract.list_items(response.json) or []
+        return [
+            i for i in items if isinstance(i, dict) and i.get("customerId") in (customer_id, None)
+        ]
+
+    def transaction(self, customer_id: str, transaction_id: str) -> dict[str, Any] | None:
+        """The transaction with this id among the customer's, or None."""
+        found = [t for t in self.transactions(customer_id) if t.get("id") == transaction_id]
+        return found[0] if found else None
+
+    def wait_for_transaction(
+        self,
+        customer_id: str,
+        transaction_id: str,
+        until: Callable[[Mapping[str, Any]], bool],
+        *,
+        why: str,
+    ) -> dict[str, Any]:
+        """Poll the transaction until ``until`` holds, within the profile's webhook timeout.
+
+        Sandbox transfers settle at once (§4 Sandbox behaviours) but the interface gives no
+        time, so the deadline is ``webhook_timeout``. Fails naming ``why`` on timeout.
+        """
+        __tracebackhide__ = True
+        return self.wait_for_transactions(customer_id, [transaction_id], until, why=why)[
+            transaction_id
+        ]
+
+    def wait_for_transactions(
+        self,
+        customer_id: str,
+        transaction_ids: Sequence[str],
+        until: Callable[[Mapping[str, Any]], bool],
+        *,
+        why: str,
+    ) -> dict[str, dict[str, Any]]:
+        """Poll the customer's transactions until ``until`` holds for each of the ids; the
+        transactions by id. Bounded by the profile's ``webhook_timeout``, and failing at once
+        when what it waits for can no longer happen: a status outside the interface's set, or
+        a final state (COMPLETED, EXPIRED, FAILED with a final refund) that is not awaited."""
+        __tracebackhide__ = True
+        deadline = time.monotonic() + self.profile.webhook_timeout
+        pause = 0.02
+        status_name = self.name("refund_status")
+        progress = WaitProgress(why, self.profile.webhook_timeout, quiet_s=QUIET_S)
+        while True:
+            listed = {t.get("id"): t for t in self.transactions(customer_id)}
+            waiting = [i for i in transaction_ids if i not in listed or not until(listed[i])]
+            if not waiting:
+                progress.done()
+                return {i: listed[i] for i in transaction_ids}
+            for i in waiting:
+                if i in listed:
+                    _fail_if_it_cannot_happen(listed[i], status_name, why)
+            if time.monotonic() >= deadline:
+                break
+            progress.tick(deadline - time.monotonic())
+            time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
+            pause = min(pause * 2, 0.5)
+        fail(
+            TRANSITION_CLAUSE,
+            why,
+            observed=[
+                _transaction_summary(listed[i], status_name)
+                if i in listed
+                else f"transaction {i} is not listed by GET /transactions"
+                for i in waiting
+            ],
+            hint=f"waited {self.profile.webhook_timeout:g} s (the profile's webhook_timeout)",
+        )
+
+    def settled(self, customer_id: str, transaction_id: str) -> dict[str, Any]:
+        """Wait until the transaction is settled (COMPLETED, or FAILED with a final refund)."""
+        status_name = self.name("refund_status")
+        return self.wait_for_transaction(
+            customer_id,
+            transaction_id,
+            lambda t: is_final(t, status_name),
+            why="in the sandbox every transfer settles at once, in success or failure; a "
+            "failed one is refunded automatically (§4 Sandbox behaviours, §3)",
+        )
+
+    def completed(self, customer_id: str, transaction_id: str) -> dict[str, Any]:
+        """The settled transaction, which must have COMPLETED; skips if the payout failed.
+
+        The outcome of an ordinary identifier suffix is not shown, so a target that fails
+        it cannot be faulted here.
+        """
+        transaction = self.settled(customer_id, transaction_id)
+        if transaction.get("status") != "COMPLETED":
+            pytest.skip(
+                f"a payout to an identifier ending in {ORDINARY_SUFFIX} ended "
+                f"{transaction.get('status')} ({transaction.get('failureReason')}); the outcome "
+                "of that suffix is not shown (§4 Sandbox behaviours)"
+            )
+        return transaction
+
+
+def _fail_if_it_cannot_happen(transaction: Mapping[str, Any], status_name: str, why: str) -> None:
+    """Fail now when a transaction can no longer reach what is awaited."""
+    __tracebackhide__ = True
+    status = transaction.get("status")
+    if status not in TRANSACTION_STATUSES:
+        fail(
+            TRANSACTION_CLAUSE,
+            f"a transaction's status is one of {', '.join(TRANSACTION_STATUSES)}",
+            observed=_transaction_summary(transaction, status_name),
+            hint=f"the suite was waiting for this: {why}",
+        )
+    if is_final(transaction, status_name):
+        fail(
+            TRANSITION_CLAUSE,
+            why,
+            observed=_transaction_summary(transaction, status_name),
+            hint="the transaction is in a final state, so what was awaited can no longer happen",
+        )
+
+
+def _transaction_summary(transaction: Mapping[str, Any], status_name: str) -> dict[str, Any]:
+    return {
+        "id": transaction.get("id"),
+        "status": transaction.get("status"),
+        "failureReason": transaction.get("failureReason"),
+        "refund": transaction.get("refund"),
+        "refund outcome": refund_outcome(transaction, status_name),
+    }

@@ -1,0 +1,433 @@
+"""``summary.json`` and ``summary.md``: the output contract CI jobs and scripts read.
+
+Runs in the controlling process only; under xdist it sees every worker's reports, which
+carry the part, requirement ids and advisories as user properties.
+
+Every run says what it is (``verdict``): ``passed``, ``failed``, ``incomplete`` (stopped by
+Ctrl-C or SIGTERM, or crashed) or ``not_run`` (the target could not be tested, at preflight
+or because it stopped answering mid-run). A placeholder saying INCOMPLETE is written when
+the session starts, so a run that dies before its end never leaves a report reading PASSED.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import INTERFACE_VERSION, SUITE_VERSION
+from conformance.contract.requirements import PARTS, Catalogue
+from conformance.reporting.redaction import write_text
+from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
+from conformance.reporting.waivers import WAIVED_PROPERTY
+from conformance.run.markers import (
+    ADVISORY_PROPERTY,
+    PART_PROPERTY,
+    REQUESTS_PROPERTY,
+    REQUIREMENTS_PROPERTY,
+)
+
+__all__ = [
+    "EXIT_CODES",
+    "EXIT_FAILED",
+    "EXIT_INCOMPLETE",
+    "EXIT_NOT_RUN",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "RunOutcome",
+    "SummaryReporter",
+    "failure_message",
+    "last_outcome",
+]
+
+_OUTCOMES = ("passed", "failed", "skipped", "errors")
+
+# Exit codes of `conformance run` (the output contract keeps 0, 1 and 2).
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_RUN, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
+EXIT_CODES = {"passed": EXIT_OK, "failed": EXIT_FAILED, "not_run": EXIT_NOT_RUN,
+              "incomplete": EXIT_INCOMPLETE, "no_tests": EXIT_USAGE}  # fmt: skip
+TITLES = {
+    "passed": "PASSED",
+    "failed": "FAILED",
+    "not_run": "INCOMPLETE (the target could not be tested)",
+    "incomplete": "INCOMPLETE (the run did not finish)",
+    "no_tests": "NO TEST RAN (nothing was selected, or every test was skipped)",
+}
+# A report property an xdist worker sets when its target stopped answering.
+TARGET_DOWN_PROPERTY = "conformance_target_down"
+
+
+@dataclass
+class RunOutcome:
+    """What the last session in this process concluded (read by the CLI for its exit code)."""
+
+    verdict: str = "incomplete"
+    reason: str | None = None
+
+
+_LAST = RunOutcome()
+
+
+def last_outcome() -> RunOutcome:
+    return _LAST
+
+
+@dataclass
+class _TestResult:
+    nodeid: str
+    part: str | None = None
+    requirements: tuple[str, ...] = ()
+    outcome: str = "passed"
+    message: str = ""
+    requests: int = 0
+    advisories: list[str] = field(default_factory=list)
+    waived: str | None = None
+
+
+def failure_message(report: pytest.TestReport) -> str:
+    """The failure's message: the conformance clause when there is one, else the crash line."""
+    longrepr = report.longrepr
+    crash = getattr(getattr(longrepr, "reprcrash", None), "message", None)
+    text = crash if crash else str(longrepr)
+    # drop the exception's qualified class name ("...failures.ConformanceFailure: ")
+    head, sep, rest = text.partition(": ")
+    if sep and head.replace(".", "").replace("_", "").isalnum() and " " not in head:
+        text = rest
+    return text.strip()
+
+
+def _property(report: pytest.TestReport, name: str) -> list[str]:
+    return [str(value) for key, value in report.user_properties if key == name]
+
+
+class SummaryReporter:
+    """Collects test outcomes and writes the summary files at the end of the session."""
+
+    def __init__(self, report_dir: Path, catalogue: Catalogue, target: dict[str, Any]) -> None:
+        self.report_dir = report_dir
+        self.catalogue = catalogue
+        self.target = target
+        self.results: dict[str, _TestResult] = {}
+        self.started_at = datetime.now(UTC)
+        self._started = time.monotonic()
+        self.not_run_reason: str | None = None  # the target could not be tested
+        self.interrupted: str | None = None
+        self.expected_tests: int | None = None
+        self._config: pytest.Config | None = None
+        self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
+        _LAST.verdict, _LAST.reason = "incomplete", None
+
+    def stop_target_down(self, reason: str) -> None:
+        """The target cannot be tested (preflight, or it stopped answering)."""
+        if self.not_run_reason is None:
+            self.not_run_reason = reason
+            # under xdist, the other workers stop too instead of waiting on the target
+            dsession = self._config.pluginmanager.getplugin("dsession") if self._config else None
+            if dsession is not None and not getattr(dsession, "shouldstop", False):
+                dsession.shouldstop = f"conformance: {reason}"
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self._config = session.config
+        self.write(self.build(placeholder=True))
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if not hasattr(session.config, "workerinput") and session.items:
+            self.expected_tests = len(session.items)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.expected_tests = max(self.expected_tests or 0, len(ids))
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        by = str(excinfo.value) or "Ctrl-C"
+        self.interrupted = f"stopped by {by} before the end; the tests that did not run are counted"
+
+    def pytest_internalerror(self, excrepr: Any, excinfo: Any) -> None:
+        self.interrupted = "the run crashed (internal error)"
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        result = self.results.setdefault(report.nodeid, _TestResult(report.nodeid))
+        parts = _property(report, PART_PROPERTY)
+        if parts:
+            result.part = parts[0]
+        ids = _property(report, REQUIREMENTS_PROPERTY)
+        if ids and ids[0]:
+            result.requirements = tuple(ids[0].split(","))
+        result.requests += sum(int(n) for n in _property(report, REQUESTS_PROPERTY))
+        for advisory in _property(report, ADVISORY_PROPERTY):
+            if advisory not in result.advisories:
+                result.advisories.append(advisory)
+        for reason in _property(report, TARGET_DOWN_PROPERTY):
+            self.stop_target_down(reason)
+        for reason in _property(report, WAIVED_PROPERTY):
+            result.waived = reason
+        if report.when == "call":
+            if result.waived and report.skipped:
+                result.outcome, result.message = "waived", result.waived
+            elif report.failed:
+                result.outcome, result.message = "failed", failure_message(report)
+            elif report.skipped and result.outcome == "passed":
+                result.outcome = "skipped"
+                result.message = _skip_text(report)
+        elif report.failed:  # setup or teardown
+            if result.outcome != "failed":
+                result.outcome, result.message = "errors", failure_message(report)
+        elif report.skipped and report.when == "setup":
+            result.outcome, result.message = "skipped", _skip_text(report)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR):
+            self.interrupted = self.interrupted or (
+                "the run was interrupted"
+                if exitstatus == pytest.ExitCode.INTERRUPTED
+                else "the run crashed (internal error)"
+            )
+        if self.interrupted and isinstance(session.shouldstop, str) and not self.not_run_reason:
+            self.interrupted = f"{self.interrupted}: {session.shouldstop}"
+        self.write(self.build())
+        self.record_outcome()
+
+    def record_outcome(self) -> None:
+        """Tell the CLI what this run concluded."""
+        summary = self.build()
+        _LAST.verdict, _LAST.reason = summary["verdict"], summary.get("incomplete_reason")
+
+    def write(self, summary: dict[str, Any]) -> None:
+        write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
+        write_text(self.report_dir / "summary.md", render_markdown(summary))
+
+    def build(self, *, placeholder: bool = False) -> dict[str, Any]:
+        """The summary as the output contract defines it, with the run's verdict."""
+        results = [r for r in self.results.values() if r.part is not None]
+        totals = dict.fromkeys(_OUTCOMES, 0)
+        totals["waived"] = 0  # waived failures count here only, in no part's row
+        parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
+        for result in results:
+            totals[result.outcome] += 1
+            if result.outcome != "waived":
+                parts[result.part or ""][result.outcome] += 1
+        waivers = self._waivers()
+        ran_parts = sorted({r.part for r in results if r.part})
+        not_run = max(0, (self.expected_tests or 0) - len(results))
+        reason: str | None
+        if placeholder:
+            verdict = "incomplete"
+            reason = "the run is in progress, or stopped before writing its reports"
+        elif self.not_run_reason:
+            verdict, reason = "not_run", self.not_run_reason
+        elif self.interrupted:
+            verdict, reason = "incomplete", self.interrupted
+        elif totals["failed"] or totals["errors"]:
+            verdict, reason = "failed", None
+        elif waivers is not None and waivers.expired:
+            verdict = "failed"
+            reason = "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
+        elif not (totals["passed"] or totals["waived"]):
+            verdict, reason = "no_tests", "no test ran: none was selected, or every one skipped"
+        else:
+            verdict, reason = "passed", None
+        statuses = self._requirement_statuses(results)
+        summary: dict[str, Any] = {
+            "verdict": verdict,
+            "incomplete_reason": reason,
+            "not_run": not_run if verdict in ("incomplete", "not_run") else 0,
+            "parts_run": ran_parts,
+            "interface_version": INTERFACE_VERSION,
+            "suite_version": SUITE_VERSION,
+            "target": self.target,
+            "started_at": self.started_at.isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "duration_s": round(time.monotonic() - self._started, 3),
+            "totals": totals,
+            "parts": parts,
+            "requests": sum(r.requests for r in results),
+            "requirements": statuses,
+            "failures": [
+                {
+                    "nodeid": r.nodeid,
+                    "part": r.part,
+                    "requirements": list(r.requirements),
+                    "message": r.message,
+                }
+                for r in results
+                if r.outcome in ("failed", "errors")
+            ],
+            "advisories": [
+                {"nodeid": r.nodeid, "part": r.part, "message": message}
+                for r in results
+                for message in r.advisories
+            ],
+            "tests": [
+                {
+                    "nodeid": r.nodeid,
+                    "part": r.part,
+                    "requirements": list(r.requirements),
+                    "outcome": r.outcome,
+                }
+                for r in results
+            ],
+            "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+            "untested": untested(statuses, self.catalogue, ran_parts),
+            "waived": [
+                {
+                    "nodeid": r.nodeid,
+                    "part": r.part,
+                    "requirements": list(r.requirements),
+                    "waiver": r.waived,
+                }
+                for r in results
+                if r.outcome == "waived"
+            ],
+        }
+        if waivers is not None:
+            summary["waivers"] = waivers.view(
+                [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
+            )
+        if self.baseline is not None and not placeholder:
+            from conformance.reporting.baseline import compare
+
+            summary["baseline"] = compare(
+                self.baseline[0],
+                self.baseline[1],
+                summary["failures"],
+                (r.nodeid for r in results if r.outcome == "passed"),
+            )
+        return summary
+
+    def _waivers(self) -> Any:
+        from conformance.reporting.waivers import PLUGIN_NAME
+
+        if self._config is None:
+            return None
+        return self._config.pluginmanager.get_plugin(PLUGIN_NAME)
+
+    def _requirement_statuses(self, results: list[_TestResult]) -> list[dict[str, Any]]:
+        seen: dict[str, set[str]] = {}
+        for result in results:
+            for rid in result.requirements:
+                seen.setdefault(rid, set()).add(result.outcome)
+        statuses = []
+        for requirement in self.catalogue:
+            outcomes = seen.get(requirement.id, set())
+            if outcomes & {"failed", "errors"}:
+                status = "failed"
+            elif "waived" in outcomes:
+                status = "failed"  # the contract's statuses stay four; the waiver is noted
+            elif "passed" in outcomes:
+                status = "passed"
+            elif outcomes:
+                status = "skipped"
+            else:
+                status = "untested"
+            entry: dict[str, Any] = {
+                "id": requirement.id,
+                "part": requirement.part,
+                "status": status,
+            }
+            if "waived" in outcomes and not outcomes & {"failed", "errors"}:
+                entry["waived"] = True
+            statuses.append(entry)
+        return statuses
+
+
+def _skip_text(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def render_markdown(summary: dict[str, Any]) -> str:
+    """A short human summary: totals, a row per part, failures, advisories."""
+    totals = summary["totals"]
+    verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
+    lines = [f"# Conformance run: {verdict}", ""]
+    if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
+        lines += [
+            f"**{totals['skipped']} tests were skipped, so their requirements are not covered "
+            'by this run: see "Skipped tests, by cause" for what to supply.**',
+            "",
+        ]
+    if summary.get("incomplete_reason"):
+        lines += [
+            f"**{summary['incomplete_reason']}**",
+            "",
+            f"- parts that ran: {', '.join(summary.get('parts_run') or []) or 'none'}",
+            f"- tests that did not run: {_not_run_text(summary)}",
+            "",
+        ]
+    lines += [
+        f"- interface version: {summary['interface_version']}",
+        f"- suite version: {summary['suite_version']}",
+        f"- target: {summary['target'].get('base_url')} ({summary['target'].get('environment')})",
+        f"- started: {summary['started_at']}, duration {summary['duration_s']:.1f} s",
+        f"- totals: {totals['passed']} passed, {totals['failed']} failed, "
+        f"{totals['skipped']} skipped, {totals['errors']} errors"
+        + (f", {totals['waived']} waived" if totals.get("waived") else ""),
+        f"- requests sent to the target: {summary.get('requests', 0)}",
+        "",
+        "| part | passed | failed | skipped | errors |",
+        "|---|---|---|---|---|",
+    ]
+    for part, counts in summary["parts"].items():
+        lines.append(
+            f"| {part} | {counts['passed']} | {counts['failed']} | {counts['skipped']} "
+            f"| {counts['errors']} |"
+        )
+    statuses: dict[str, int] = {}
+    for requirement in summary["requirements"]:
+        status = "failed (waived)" if requirement.get("waived") else requirement["status"]
+        statuses[status] = statuses.get(status, 0) + 1
+    lines += [
+        "",
+        "Requirements: " + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())),
+    ]
+    if summary["failures"]:
+        lines += ["", "## Failures", ""]
+        for failure in summary["failures"]:
+            first = failure["message"].splitlines()[0] if failure["message"] else ""
+            ids = ", ".join(failure["requirements"])
+            lines.append(f"- `{failure['nodeid']}` ({failure['part']}; {ids}): {first}")
+    lines += _waiver_lines(summary)
+    from conformance.reporting.baseline import markdown_section
+
+    lines += markdown_section(summary)
+    if summary["advisories"]:
+        lines += ["", "## Advisories (never failing)", ""]
+        for advisory in summary["advisories"]:
+            lines.append(f"- `{advisory['nodeid']}`: {advisory['message']}")
+    lines += markdown_sections(summary)
+    return "\n".join(lines) + "\n"
+
+
+def _waiver_lines(summary: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if summary.get("waived"):
+        lines += ["", "## Waived failures (accepted until their expiry)", ""]
+        for waived in summary["waived"]:
+            lines.append(f"- `{waived['nodeid']}`: {waived['waiver']}")
+    expired = (summary.get("waivers") or {}).get("expired") or []
+    if expired:
+        lines += ["", "## Expired waivers (they fail the run)", ""]
+        for waiver in expired:
+            subject = waiver["test"] or f"requirement {waiver['requirement']}"
+            lines.append(f"- {subject}: expired {waiver['expires']} ({waiver['reason']})")
+    unused = (summary.get("waivers") or {}).get("unused") or []
+    if unused:
+        names = ", ".join(w["test"] or w["requirement"] for w in unused)
+        lines += ["", f"Waivers that matched no failure: {names}"]
+    return lines
+
+
+def _not_run_text(summary: dict[str, Any]) -> str:
+    """How many tests did not run; a run stopped before collecting any (a failed preflight)
+    counts none, which must not read as "nothing was missed"."""
+    count = summary.get("not_run") or 0
+    if not count and not summary.get("parts_run") and not summary.get("tests"):
+        return "all (the run stopped before the tests were collected)"
+    return str(count)

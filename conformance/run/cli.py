@@ -1,0 +1,222 @@
+"""The ``conformance`` command: ``run``, ``serve`` and ``report``.
+
+Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
+error (the output contract), 3 when the target could not be tested (preflight failed, or it
+stopped answering mid-run), 4 when the run did not finish (Ctrl-C, SIGTERM, a crash). The
+reports of a run ending 3 or 4 say INCOMPLETE, never PASSED.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance.reporting.summaries import (
+    EXIT_CODES,
+    EXIT_FAILED,
+    EXIT_INCOMPLETE,
+    EXIT_NOT_RUN,
+    EXIT_OK,
+    EXIT_USAGE,
+    last_outcome,
+)
+from conformance.run import options as opt
+
+__all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
+SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
+
+
+def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = sub.add_parser(
+        "run",
+        help="run the conformance suite (against the embedded reference sandbox by default)",
+        description="Run the conformance suite. Without --target-url the embedded reference "
+        "sandbox is started on a free loopback port. Arguments after `--` go to pytest.",
+    )
+    run.add_argument("--profile", metavar="FILE", help="TOML profile file describing the target")
+    run.add_argument("--parts", metavar="A,B", help="spec parts to run (default: all eight)")
+    run.add_argument("-n", dest="workers", metavar="N", help="parallel workers (pytest-xdist)")
+    run.add_argument(
+        opt.WAIVERS_FLAG,
+        dest="waivers",
+        metavar="FILE",
+        help="TOML file of accepted failures (reason, expiry); expired ones fail",
+    )
+    run.add_argument(
+        opt.BASELINE_FLAG,
+        dest="baseline",
+        metavar="SUMMARY_JSON",
+        help="an earlier summary.json: the summaries list new and fixed failures",
+    )
+    for setting in opt.SETTINGS:
+        run.add_argument(setting.flag, dest=setting.dest, default=None, help=setting.help)
+    run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="-- then pytest arguments")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="conformance",
+        description="Conformance kit for the Global Payments Service Interface.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _run_parser(sub)
+    serve = sub.add_parser(
+        "serve",
+        help="start the reference sandbox and print its credentials as one JSON line",
+        add_help=False,
+    )
+    serve.add_argument("serve_args", nargs=argparse.REMAINDER)
+    for name, text in (
+        ("certify", "run the suite and write a signed certification bundle"),
+        ("verify", "check a certification bundle offline against the certifier's public key"),
+        ("openapi", "write the OpenAPI 3.1 document of the interface (from the kit's schemas)"),
+    ):
+        other = sub.add_parser(name, help=text, add_help=False)
+        other.add_argument("other_args", nargs=argparse.REMAINDER)
+    report = sub.add_parser("report", help="turn allure-results into the HTML report")
+    report.add_argument("--report-dir", default="reports", help="the run's report folder")
+    report.add_argument("--output", help="where to write the HTML (default: DIR/allure-report)")
+    report.add_argument(
+        "--open",
+        action="store_true",
+        help="then serve it on 127.0.0.1 and open the browser (Ctrl-C stops)",
+    )
+    report.add_argument(
+        "--single-file",
+        action="store_true",
+        help="one self-contained index.html (opens from disk, for sharing)",
+    )
+    return parser
+
+
+def pytest_arguments(ns: argparse.Namespace) -> list[str]:
+    """The pytest command line for a ``conformance run``."""
+    report_dir = Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
+    args = [
+        str(SUITES_DIR),
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "console_output_style=count",
+        f"--alluredir={report_dir / 'allure-results'}",
+        "--clean-alluredir",
+        f"--junitxml={report_dir / 'junit.xml'}",
+        "-o",
+        "junit_family=xunit2",
+        f"{opt.REPORT_DIR.flag}={report_dir}",
+        "-rfE",
+        # the CLI imports the package before pytest starts; nothing to rewrite there
+        "-W",
+        "ignore::pytest.PytestAssertRewriteWarning",
+    ]
+    if ns.profile:
+        args.append(f"{opt.PROFILE_FLAG}={ns.profile}")
+    if ns.parts:
+        args.append(f"{opt.PARTS_FLAG}={ns.parts}")
+    if ns.workers:
+        args += ["-n", str(ns.workers)]
+    for flag, value in ((opt.WAIVERS_FLAG, ns.waivers), (opt.BASELINE_FLAG, ns.baseline)):
+        if value:
+            args.append(f"{flag}={value}")
+    for setting in opt.SETTINGS:
+        value = getattr(ns, setting.dest)
+        if value is not None and setting is not opt.REPORT_DIR:
+            args.append(f"{setting.flag}={value}")
+    extra = list(ns.pytest_args)
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    return args + extra
+
+
+def command_run(ns: argparse.Namespace) -> int:
+    import pytest
+
+    outcome = last_outcome()
+    outcome.verdict, outcome.reason = "incomplete", None
+    code = pytest.main(pytest_arguments(ns))
+    if code == pytest.ExitCode.USAGE_ERROR:
+        return EXIT_USAGE
+    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
+        print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
+        return EXIT_USAGE
+    if outcome.verdict in ("not_run", "incomplete"):
+        from conformance.reporting.redaction import scrub
+
+        what = "could not run" if outcome.verdict == "not_run" else "INCOMPLETE"
+        reason = scrub(outcome.reason or "the run did not finish")
+        if not reason.startswith("preflight"):  # the preflight has said it already
+            print(f"conformance: {what} (exit {EXIT_CODES[outcome.verdict]}): {reason}",
+                  file=sys.stderr)  # fmt: skip
+        return EXIT_CODES[outcome.verdict]
+    if outcome.verdict == "no_tests":
+        print("conformance: no test ran (nothing selected, or every test skipped); "
+              "summary.md says why each was skipped", file=sys.stderr)  # fmt: skip
+        return EXIT_USAGE
+    if outcome.verdict == "failed" or code == pytest.ExitCode.TESTS_FAILED:
+        return EXIT_FAILED  # also an expired waiver, with every test passing
+    if code == pytest.ExitCode.OK:
+        return EXIT_OK
+    if code == pytest.ExitCode.TESTS_FAILED:
+        return EXIT_FAILED
+    return EXIT_INCOMPLETE  # interrupted or crashed without a verdict
+
+
+def command_serve(args: Sequence[str]) -> int:
+    """Replace this process with the reference sandbox (the suite never imports it)."""
+    command = [sys.executable, "-m", "reference", "serve", *args]
+    sys.stdout.flush()
+    os.execv(sys.executable, command)
+    return EXIT_FAILED  # not reached
+
+
+def command_report(
+    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = False
+) -> int:
+    """Build the HTML report offline with the pinned generator (``allure_report.py``)."""
+    from conformance.reporting.allure_report import build_report, open_report
+
+    code = build_report(report_dir, output, single_file=single_file)
+    if code != EXIT_OK or not open_it:
+        return code
+    return open_report(Path(output) if output else Path(report_dir) / "allure-report")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "serve":
+        return command_serve(argv[1:])
+    if argv and argv[0] == "openapi":
+        from conformance.contract import openapi
+
+        return openapi.main(argv[1:])
+    if argv and argv[0] in ("certify", "verify"):
+        from conformance.reporting import certify
+
+        command = certify.main_certify if argv[0] == "certify" else certify.main_verify
+        return command(argv[1:])
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if ns.command == "run":
+        import time
+
+        started = time.time() - 1.0  # file times may be coarser than the clock
+        code = command_run(ns)
+        from conformance.reporting.report_paths import render_locations
+
+        report_dir = ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports"
+        print(f"{render_locations(Path(report_dir), started)}\nconformance: exit {code}")
+        return code
+    if ns.command == "report":
+        return command_report(ns.report_dir, ns.output, open_it=ns.open, single_file=ns.single_file)
+    parser.error(f"unknown command {ns.command}")
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""Where the shipped data folders are: beside the package in a checkout, inside when installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def _data_dir(name: str) -> Path:
+    installed = _PACKAGE_DIR / "_data" / name
+    if installed.is_dir():
+        return installed
+    checkout = _PACKAGE_DIR.parent / name
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(
+        f"the conformance kit's {name}/ folder is missing (looked in {installed} and {checkout}); "
+        "reinstall the package"
+    )
+
+
+def schemas_dir() -> Path:
+    """Return the folder holding the JSON Schema documents."""
+    return _data_dir("schemas")
+
+
+def fixtures_dir() -> Path:
+    """Return the folder holding the data files the suite sends."""
+    return _data_dir("fixtures")

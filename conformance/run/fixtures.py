@@ -1,0 +1,398 @@
+"""Public fixtures of the conformance suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+from conformance.accounts.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, Ownership
+from conformance.accounts.resource_events import ResourceEvents
+from conformance.accounts.rule_based import SWEEP_RULE_HOOK, RuleBasedAccounts
+from conformance.agents.flows import Agents
+from conformance.cards.flows import Cards
+from conformance.contract.schemas import SchemaRegistry, default_registry
+from conformance.customers.events import CustomerEvents
+from conformance.customers.onboarding import Onboarding
+from conformance.exchange.client import TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.invitations.flows import Invitations
+from conformance.payments.events import PaymentEvents
+from conformance.payments.money import Money
+from conformance.payments.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
+from conformance.run.locks import platform_lock
+from conformance.run.markers import ADVISORY_PROPERTY
+from conformance.run.profile import Credentials, TargetProfile
+from conformance.run.state import STATE_KEY, SessionState
+from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, Sca
+from conformance.wallet.flows import EmbeddedWallet
+from conformance.wallet.format import wallet_format
+from conformance.webhooks.sink import SinkView
+
+__all__ = [
+    "adapter",
+    "advisory",
+    "agents",
+    "cards",
+    "challenge_left_to_expire",
+    "client",
+    "config_lock",
+    "customer_events",
+    "embedded_wallet",
+    "invitations",
+    "money",
+    "onboarding",
+    "ownership",
+    "payment_events",
+    "production_credentials",
+    "profile",
+    "quote_left_to_expire",
+    "resource_events",
+    "restore_config",
+    "rule_based",
+    "sca",
+    "schema_registry",
+    "second_client",
+    "transfers",
+    "webhook_sink",
+    "webhook_sink_url",
+]
+
+
+# The adapter hook that names an external account whose payouts fail (§4: not shown).
+FAILING_ACCOUNT_HOOK = "pytest_conformance_failing_account_number"
+
+
+def _state(config: pytest.Config) -> SessionState:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        pytest.skip("the conformance target is not configured in this run")
+    return state
+
+
+@pytest.fixture(scope="session")
+def profile(pytestconfig: pytest.Config) -> TargetProfile:
+    """The target profile of this run."""
+    return _state(pytestconfig).profile
+
+
+@pytest.fixture(scope="session")
+def schema_registry() -> SchemaRegistry:
+    """The JSON Schema registry, loaded once per session."""
+    return default_registry()
+
+
+@pytest.fixture(scope="session")
+def client(
+    pytestconfig: pytest.Config, profile: TargetProfile, schema_registry: SchemaRegistry
+) -> Iterator[TargetClient]:
+    """The client acting as the primary platform."""
+    assert profile.base_url is not None
+    target = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary,
+        timeout=profile.request_timeout,
+        registry=schema_registry,
+        log=_state(pytestconfig).log,
+        redactor=Redactor(profile.secrets),
+    )
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="session")
+def second_client(client: TargetClient, profile: TargetProfile) -> TargetClient:
+    """The client acting as a second platform (isolation tests)."""
+    if profile.second is None:
+        pytest.skip(
+            "needs a second platform's credentials (--second-client-id/--second-client-secret "
+            "or CONFORMANCE_SECOND_CLIENT_ID/_SECRET)"
+        )
+    return client.with_credentials(profile.second)
+
+
+@pytest.fixture(scope="session")
+def production_credentials(profile: TargetProfile) -> Credentials:
+    """Production credentials, for environment-binding tests."""
+    if profile.production is None:
+        pytest.skip(
+            "needs production credentials (--production-client-id/--production-client-secret "
+            "or CONFORMANCE_PRODUCTION_CLIENT_ID/_SECRET)"
+        )
+    return profile.production
+
+
+@pytest.fixture(scope="session")
+def webhook_sink(pytestconfig: pytest.Config, profile: TargetProfile) -> SinkView:
+    """The webhook sink, registered as the target's ``webhookEndpoint`` for this run."""
+    state = _state(pytestconfig)
+    if not profile.writes_allowed:
+        pytest.skip(
+            "the webhook sink changes webhookEndpoint, which is off in production "
+            "(opt in with --allow-production-writes true)"
+        )
+    if state.sink_error is not None:
+        pytest.fail(f"the webhook sink could not be set up: {state.sink_error}", pytrace=False)
+    if state.sink_control_url is None:
+        pytest.skip("the webhook sink is not running (its parts were not selected)")
+    return SinkView(state.sink_control_url, public_key=profile.webhook_public_key)
+
+
+@pytest.fixture(scope="session")
+def webhook_sink_url(pytestconfig: pytest.Config) -> str | None:
+    """The sink's URL when it is registered with the target, else None."""
+    state = _state(pytestconfig)
+    return state.sink_url if state.sink_error is None else None
+
+
+@pytest.fixture
+def advisory(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """Record an observation about unspecified behaviour; listed in reports, never failing."""
+
+    def record(message: str) -> None:
+        request.node.user_properties.append((ADVISORY_PROPERTY, message))
+
+    return record
+
+
+class Adapter:
+    """Calls the adapter hooks (triggers the interface names but does not show)."""
+
+    def __init__(self, config: pytest.Config, profile: TargetProfile) -> None:
+        self._config = config
+        self._profile = profile
+
+    def call(self, hook_name: str, **kwargs: Any) -> Any:
+        """Call an adapter hook; skip the test when no adapter implements it."""
+        hook = getattr(self._config.hook, hook_name)
+        result = hook(profile=self._profile, **kwargs)
+        if result is None:
+            pytest.skip(f"needs adapter hook '{hook_name}' (give --adapter a module with it)")
+        return result
+
+
+@pytest.fixture(scope="session")
+def adapter(pytestconfig: pytest.Config, profile: TargetProfile) -> Adapter:
+    """The target's adapter, for triggers the interface does not show."""
+    return Adapter(pytestconfig, profile)
+
+
+@pytest.fixture
+def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], None]]:
+    """Take the platform's configuration lock, snapshot it, and PATCH it back afterwards.
+
+    Call the yielded function with another client (e.g. ``second_client``) to do the same
+    for that platform. Tests that change configuration use this fixture: the run then holds
+    the lock exclusively for the whole test and runs it before the others
+    (``scheduling.py``), so no other test, on any worker, sees the change.
+    """
+    from conformance.configuration.bodies import editable_snapshot
+
+    with ExitStack() as stack:
+        snapshots: list[tuple[TargetClient, dict[str, Any]]] = []
+
+        def remember(target: TargetClient) -> None:
+            assert target.credentials is not None
+            stack.enter_context(platform_lock(target.base_url, target.credentials.client_id))
+            config = target.get("/config", validate=False).json
+            snapshots.append((target, editable_snapshot(config)))
+
+        remember(client)
+        yield remember
+        for target, body in reversed(snapshots):
+            target.patch("/config", json=body, validate=False)
+
+
+@pytest.fixture
+def config_lock(client: TargetClient) -> Iterator[None]:
+    """Hold the platform's configuration lock: the configuration stays as read for the test.
+
+    Every conformance test already holds the lock for its whole run, shared, and the
+    tests that change the configuration hold it exclusively (``scheduling.py``); asking for
+    it states the dependence (currencies a customer may transact in) and keeps it held when
+    a test runs outside the plugin's run protocol. The lock is re-entrant in a process.
+    """
+    assert client.credentials is not None
+    with platform_lock(client.base_url, client.credentials.client_id):
+        yield
+
+
+@pytest.fixture(scope="session")
+def onboarding(client: TargetClient, profile: TargetProfile) -> Onboarding:
+    """Creates customers, completes packets, uploads documents and submits verifications."""
+    return Onboarding(client, profile)
+
+
+@pytest.fixture
+def customer_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> CustomerEvents:
+    """Waits for and checks CUSTOMER.KYC_* / CUSTOMER.KYB_* events in the webhook sink."""
+    return CustomerEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Money:
+    """Creates approved customers and their accounts, funds, quotes, executes, reads balances.
+
+    Payouts that must fail go to an account number from the adapter hook
+    ``pytest_conformance_failing_account_number``; tests that need one skip without it.
+    """
+
+    def failing_number(currency: str) -> str:
+        return str(adapter.call(FAILING_ACCOUNT_HOOK, currency=currency))
+
+    return Money(client, profile, failing_number)
+
+
+@pytest.fixture(scope="session")
+def cards(client: TargetClient, money: Money, adapter: Adapter, profile: TargetProfile) -> Cards:
+    """Cards and their transactions through the adapter's card hooks (issuing and the
+    network simulators are not shown); tests skip when a hook is missing."""
+    return Cards(client, money, adapter.call, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def agents(client: TargetClient, adapter: Adapter) -> Agents:
+    """Agents and their bearer sessions through the adapter's agent hooks (agent creation
+    and device codes are not shown); tests skip when a hook is missing."""
+    return Agents(client, adapter.call)
+
+
+@pytest.fixture(scope="session")
+def invitations(adapter: Adapter) -> Invitations:
+    """Invitations created and claimed through the adapter's hooks (not shown)."""
+    return Invitations(adapter.call)
+
+
+@pytest.fixture(scope="session")
+def sca(money: Money, adapter: Adapter) -> Sca:
+    """SCA customers, challenged executes, SCA logins and quote authorization; the login
+    body and the proofs come from the adapter hooks ``pytest_conformance_sca_login_body``
+    and ``pytest_conformance_sca_proof`` (not shown)."""
+
+    def login_body(customer_id: str) -> dict[str, Any]:
+        return dict(adapter.call(LOGIN_HOOK, customer_id=customer_id))
+
+    def proof(customer_id: str, challenge: Mapping[str, Any], valid: bool) -> dict[str, Any]:
+        body = adapter.call(PROOF_HOOK, customer_id=customer_id, challenge=dict(challenge),
+                            valid=valid)  # fmt: skip
+        return dict(body)
+
+    return Sca(money, login_body, proof)
+
+
+@pytest.fixture(scope="session")
+def rule_based(money: Money, adapter: Adapter) -> RuleBasedAccounts:
+    """Creates rule-based accounts; the ``sweepRule`` comes from the adapter hook
+    ``pytest_conformance_sweep_rule`` (its inner structure is not shown)."""
+
+    def sweep_rule(customer_id: str, destination_id: str) -> dict[str, Any]:
+        rule = adapter.call(
+            SWEEP_RULE_HOOK, customer_id=customer_id, destination_account_id=destination_id
+        )
+        return dict(rule)
+
+    return RuleBasedAccounts(money, sweep_rule)
+
+
+@pytest.fixture(scope="session")
+def ownership(money: Money, adapter: Adapter) -> Ownership:
+    """Walks external-account ownership verification; the pending account's number and the
+    proofs come from the adapter hooks ``pytest_conformance_ownership_pending_account_number``
+    and ``pytest_conformance_ownership_proof`` (bodies not shown)."""
+
+    def pending_number(currency: str) -> str:
+        return str(adapter.call(PENDING_NUMBER_HOOK, currency=currency))
+
+    def proof(account: dict[str, Any], challenge: dict[str, Any], valid: bool) -> dict[str, Any]:
+        found = adapter.call(
+            OWNERSHIP_PROOF_HOOK, account=account, challenge=challenge, valid=valid
+        )
+        return dict(found)
+
+    return Ownership(money, pending_number, proof)
+
+
+@pytest.fixture
+def resource_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> ResourceEvents:
+    """Waits for and checks the events about one resource (EXTERNAL_ACCOUNT.STATUS_UPDATED,
+    INCOMING_PAYMENT.REFUND_*) in the webhook sink."""
+    return ResourceEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def transfers(money: Money, adapter: Adapter) -> Transfers:
+    """Just-in-time quotes and POST /sandbox/send, pull sources, UMA and wallet payouts and
+    the deprecated transfer endpoints; a deposit carrying a reference and the transfer
+    bodies come from the adapter hooks ``pytest_conformance_pay_instructions`` and
+    ``pytest_conformance_transfer_body`` (not shown)."""
+
+    def pay(quote_id: str, reference: str, currency: str, amount: int) -> Mapping[str, Any]:
+        return dict(adapter.call(PAY_HOOK, quote_id=quote_id, reference=reference,
+                                 currency=currency, amount=amount))  # fmt: skip
+
+    def body(direction: str, source: str, destination: str, amount: int, currency: str) -> Any:
+        ids = {"source_id": source, "destination_id": destination}
+        return adapter.call(
+            TRANSFER_BODY_HOOK, direction=direction, amount=amount, currency=currency, **ids
+        )
+
+    return Transfers(money, pay, body)
+
+
+@pytest.fixture
+def payment_events(
+    webhook_sink: SinkView,
+    schema_registry: SchemaRegistry,
+    advisory: Callable[[str], None],
+    profile: TargetProfile,
+) -> PaymentEvents:
+    """Waits for and checks OUTGOING_PAYMENT.* events in the webhook sink."""
+    return PaymentEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
+
+
+@pytest.fixture(scope="session")
+def embedded_wallet(pytestconfig: pytest.Config, money: Money, profile: TargetProfile) -> Any:
+    """The suite's wallet client (§5 embedded wallet): customers with credentials of each
+    type, sessions, and wallet-signed operations; the encodings §5 does not show come from
+    the adapter hook ``pytest_conformance_wallet_format`` (default: the reference's)."""
+    overrides = pytestconfig.hook.pytest_conformance_wallet_format(profile=profile)
+    try:
+        chosen = wallet_format(overrides)
+    except (TypeError, ValueError) as exc:
+        pytest.fail(f"conformance adapter: {exc}", pytrace=False)
+    return EmbeddedWallet(money, profile, chosen)
+
+
+# -- set up when the run starts (``@starts_early``, see scheduling.py) ------------------------
+
+
+@pytest.fixture(scope="session")
+def quote_left_to_expire(money: Money) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """A USD wallet, its corridor, its source's balances and a quote nobody executes, made
+    when the run starts so that the quote's lifetime passes while the other tests run."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
+    corridor = wallet.corridor()
+    before = money.account_balances(wallet.customer_id, corridor.source_id)
+    return wallet, corridor, before, money.quote(corridor.body(amount=15_000))
+
+
+@pytest.fixture(scope="session")
+def challenge_left_to_expire(sca: Sca) -> tuple[Any, Any]:
+    """An SCA wallet and a challenged quote nobody authorizes, made when the run starts so
+    that the challenge's lifetime passes while the other tests run."""
+    with sca.money.stable_config():
+        wallet = sca.wallet(("EUR", "USD"))
+    return wallet, sca.challenged(wallet)

@@ -1,0 +1,156 @@
+"""The suite's markers, and what they imply at collection: part, labels, selection and skips.
+
+- ``@requirement("ID", ...)``: the catalogue ids a test checks (every suite test has one).
+- ``@feature("rule-based-accounts")``: runs only when the profile enables the feature.
+- ``@adapter_hook("conformance_...")``: runs only when the adapter implements the hook.
+- ``@writes``: moves money or changes configuration; off in production unless allowed.
+- ``@resource("PlatformConfig")``: the Allure feature; defaults from the requirement's area.
+- ``@starts_early("fixture")``: that session fixture is set up when the run starts; the
+  test runs last (``scheduling.py``).
+
+A test's spec part is the folder it lives in (``suites/<part>/``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.run.profile import TargetProfile
+
+__all__ = [
+    "MARKERS",
+    "apply_item_labels",
+    "item_part",
+    "item_requirements",
+    "register_markers",
+    "select_parts",
+    "skip_reason",
+]
+
+PART_PROPERTY = "conformance_part"
+REQUIREMENTS_PROPERTY = "conformance_requirements"
+ADVISORY_PROPERTY = "conformance_advisory"
+REQUESTS_PROPERTY = "conformance_requests"
+
+MARKERS = {
+    "requirement(*ids)": "catalogue ids of the interface requirements this test checks",
+    "feature(name)": "run only when the target profile enables this feature",
+    "adapter_hook(name)": "run only when the adapter implements this hook",
+    "writes": "moves money or changes configuration; off in production unless allowed",
+    "resource(name)": "the resource this test is about (Allure feature)",
+    "starts_early(*fixtures)": "session fixtures set up at the start of the run (what must "
+    "expire); the test itself runs last, so its wait overlaps with the rest",
+}
+
+# Allure feature per catalogue area, for tests without an explicit resource marker.
+_AREA_RESOURCE = {
+    "common": "Conventions",
+    "config": "PlatformConfig",
+    "auth-basic": "Authentication",
+    "versioning": "Versioning",
+    "webhooks-core": "Webhook",
+    "errors-core": "Error",
+    "customers": "Customer",
+    "agreements": "Customer",
+    "contact-verification": "Customer",
+    "kyc-link": "Customer",
+    "beneficial-owners": "BeneficialOwner",
+    "documents": "Document",
+    "verification": "Verification",
+    "internal-accounts": "InternalAccount",
+    "rule-based-accounts": "InternalAccount",
+    "external-accounts": "ExternalAccount",
+    "quotes": "Quote",
+    "fees": "Quote",
+    "transactions": "Transaction",
+    "funding": "Transaction",
+    "refunds": "Transaction",
+    "sca": "Quote",
+    "wallet-auth": "Authentication",
+    "cards": "CardTransaction",
+}
+
+
+def register_markers(config: pytest.Config) -> None:
+    for signature, description in MARKERS.items():
+        config.addinivalue_line("markers", f"{signature}: {description}")
+
+
+def item_part(item: pytest.Item) -> str | None:
+    """The spec part a test belongs to: the folder under ``suites/``."""
+    parts = item.path.parts
+    for index, name in enumerate(parts[:-1]):
+        if name == "suites" and parts[index + 1] in PARTS:
+            return parts[index + 1]
+    return None
+
+
+def item_requirements(item: pytest.Item) -> tuple[str, ...]:
+    ids: list[str] = []
+    for mark in item.iter_markers("requirement"):
+        ids.extend(str(arg) for arg in mark.args)
+    return tuple(dict.fromkeys(ids))
+
+
+def _resource(item: pytest.Item, requirement_ids: Iterable[str]) -> str | None:
+    mark = item.get_closest_marker("resource")
+    if mark and mark.args:
+        return str(mark.args[0])
+    catalogue = default_catalogue()
+    for rid in requirement_ids:
+        if rid in catalogue:
+            return _AREA_RESOURCE.get(catalogue.get(rid).area, catalogue.get(rid).area)
+    return None
+
+
+def apply_item_labels(item: pytest.Item, part: str) -> None:
+    """Attach part and requirement ids as user properties and Allure labels."""
+    ids = item_requirements(item)
+    item.user_properties.append((PART_PROPERTY, part))
+    item.user_properties.append((REQUIREMENTS_PROPERTY, ",".join(ids)))
+    item.add_marker(pytest.mark.allure_label(part, label_type="epic"))
+    resource = _resource(item, ids)
+    if resource:
+        item.add_marker(pytest.mark.allure_label(resource, label_type="feature"))
+    for rid in ids:
+        item.add_marker(pytest.mark.allure_label(rid, label_type="story"))
+
+
+def select_parts(items: list[pytest.Item], parts: frozenset[str], config: pytest.Config) -> None:
+    """Deselect suite tests outside the chosen parts."""
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        part = item_part(item)
+        (drop if part is not None and part not in parts else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def skip_reason(item: pytest.Item, profile: TargetProfile, config: pytest.Config) -> str | None:
+    """Why the profile cannot run this test, naming the missing setting; None if it can."""
+    for mark in item.iter_markers("feature"):
+        for name in mark.args:
+            if name not in profile.features:
+                return (
+                    f"feature '{name}' is not enabled for the target "
+                    f"(add it to --features / CONFORMANCE_FEATURES / profile key 'features')"
+                )
+    for mark in item.iter_markers("adapter_hook"):
+        for name in mark.args:
+            impls = config.pluginmanager.hook.__dict__.get(name)
+            if impls is None or not impls.get_hookimpls():
+                return (
+                    f"needs adapter hook '{name}', which the interface does not show "
+                    "(give --adapter / CONFORMANCE_ADAPTER a module implementing it)"
+                )
+    if item.get_closest_marker("writes") and not profile.writes_allowed:
+        return (
+            "moves money or changes configuration, which is off in production "
+            "(opt in with --allow-production-writes true)"
+        )
+    return None

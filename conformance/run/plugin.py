@@ -1,0 +1,451 @@
+"""The pytest plugin (``pytest11`` entry point ``conformance``).
+
+The plugin is active when the run collects the conformance suites. The controlling process
+then resolves the target profile, starts the embedded reference sandbox when no target is
+given, starts the webhook sink and registers it, and writes the summary; xdist workers get
+the resolved profile and the sink's address through ``workerinput``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import allure
+import pytest
+from hypothesis import HealthCheck, settings
+
+from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.reporting import redaction
+from conformance.reporting.exchange_evidence import record as record_exchanges
+from conformance.reporting.exchange_evidence import start as start_evidence
+from conformance.reporting.secrets import (
+    known_secrets,
+    known_short_codes,
+    register_basic_credentials,
+    register_one_time_code,
+    register_secret,
+)
+from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
+from conformance.run import hookspecs, options, progress
+from conformance.run.embedded import EmbeddedStartError, start_embedded, wallet_settings
+from conformance.run.markers import (
+    REQUESTS_PROPERTY,
+    apply_item_labels,
+    item_part,
+    register_markers,
+    select_parts,
+)
+from conformance.run.markers import skip_reason as marker_skip_reason
+from conformance.run.preflight import preflight
+from conformance.run.profile import TargetProfile, load_profile
+from conformance.run.scheduling import order_items
+from conformance.run.state import STATE_KEY, SessionState
+
+SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
+LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
+MAX_ATTACHED_EXCHANGES = 40
+SINK_PARTS = frozenset({"webhooks", "transitions"})
+# The embedded sandbox's quote lifetime (seconds) unless --embedded-args sets one.
+QUOTE_LIFETIME_FLAG = "--quote-lifetime"
+EMBEDDED_QUOTE_LIFETIME_S = 5
+
+# One failure per test, so its message is the conformance clause, not an exception group.
+settings.register_profile(
+    "conformance-base",
+    deadline=None,
+    report_multiple_bugs=False,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+_BASE = settings.get_profile("conformance-base")
+settings.register_profile("dev", _BASE, max_examples=15)
+settings.register_profile("ci", _BASE, max_examples=25, derandomize=True, print_blob=True)
+settings.register_profile("thorough", _BASE, max_examples=200)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    options.add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def _runs_suites(config: pytest.Config) -> bool:
+    """Whether this run collects the conformance suites (plain project tests do not)."""
+    if config.getoption("conformance_parts"):
+        return True
+    for arg in config.args:
+        if arg.startswith("conformance.suites"):
+            return True
+        path = Path(arg.split("::", 1)[0])
+        if not path.is_absolute():
+            path = Path(config.invocation_params.dir) / path
+        try:
+            resolved = path.resolve()
+        except OSError:
+            continue
+        if resolved == SUITES_DIR or SUITES_DIR in resolved.parents:
+            return True
+    return False
+
+
+def _selected_parts(config: pytest.Config) -> frozenset[str]:
+    raw = config.getoption("conformance_parts") or os.environ.get(options.PARTS_ENV) or ""
+    parts = frozenset(p.strip() for p in raw.split(",") if p.strip())
+    unknown = sorted(parts - set(PARTS))
+    if unknown:
+        raise pytest.UsageError(
+            f"conformance: {options.PARTS_FLAG}={raw!r}: unknown part(s) {', '.join(unknown)}. "
+            f"Use any of: {', '.join(PARTS)}."
+        )
+    return parts or frozenset(PARTS)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    register_markers(config)
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        data = workerinput.get("conformance")
+        if data is not None:
+            state = SessionState.from_worker_input(data)
+            config.stash[STATE_KEY] = state
+            _activate(config, state)
+        return
+    if not _runs_suites(config):
+        return
+    parts = _selected_parts(config)
+    profile = load_profile(config)
+    from conformance.reporting import baseline, waivers
+
+    waivers.install_from_config(config)  # a bad waiver file stops the run before it starts
+    earlier = baseline.from_config(config)
+    state = SessionState(profile=profile)
+    config.stash[STATE_KEY] = state
+    _register_secrets(profile)
+    redaction.install_allure_scrubbing()
+    _install_sigterm(config)
+    if profile.embedded:
+        _start_embedded(state)
+    _register_secrets(state.profile)
+    summary = SummaryReporter(
+        Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
+    )
+    summary.baseline = earlier
+    start_evidence(config, state.profile)
+    checked = preflight(state.profile)
+    TARGET_HEALTH.reset()
+    if checked.problem is not None:
+        summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
+        summary.write(summary.build())
+        summary.record_outcome()
+        message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
+        pytest.exit(message, returncode=EXIT_NOT_RUN)
+    if parts & SINK_PARTS and state.profile.writes_allowed:
+        _start_sink(state)
+    _activate(config, state)
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
+    config.pluginmanager.register(summary, "conformance-summary")
+
+
+def _register_secrets(profile: TargetProfile) -> None:
+    """Every secret of the profile, and the Basic token each credential pair travels in."""
+    for credentials in (
+        profile.primary if profile.client_id and profile.client_secret else None,
+        profile.second,
+        profile.production,
+    ):
+        if credentials is not None:
+            register_basic_credentials(credentials.client_id, credentials.client_secret)
+
+
+def _install_sigterm(config: pytest.Config) -> None:
+    """SIGTERM stops the run as Ctrl-C does: reports say INCOMPLETE, the endpoint is put back.
+
+    A run started in the background by a non-interactive shell inherits SIGINT ignored
+    (POSIX), so a CI system's or a user's ``kill -INT`` would be lost and the run would go on
+    to the end; the controlling process takes SIGINT back in that case."""
+    if sys.platform == "win32":
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    handled = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and not hasattr(config, "workerinput"):
+        handled.append(signal.SIGINT)
+    try:
+        previous = {signum: signal.getsignal(signum) for signum in handled}
+        for signum in handled:
+            signal.signal(signum, stop)
+    except ValueError:  # not the main thread
+        return
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+    config.add_cleanup(restore)
+
+
+def _activate(config: pytest.Config, state: SessionState) -> None:
+    """Register what every process of an active run needs."""
+    _register_secrets(state.profile)
+    redaction.install_allure_scrubbing()
+    config.pluginmanager.import_plugin("conformance.run.fixtures")
+    config.pluginmanager.import_plugin("conformance.exchange.surprises")
+    from conformance.exchange import rate_limit
+    from conformance.reporting import waivers
+
+    rate_limit.install(config, state.profile.rate_limit)
+
+    waivers.install_from_config(config)
+    config.pluginmanager.import_plugin("conformance.run.scheduling")
+    progress.install(config)
+    if state.profile.adapter:
+        _register_adapter(config, state.profile.adapter)
+    if config.getoption("hypothesis_profile", None) is None:
+        settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def _register_adapter(config: pytest.Config, name: str) -> None:
+    """Register the adapter module, whose ``pytest_conformance_*`` functions implement hooks."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        raise pytest.UsageError(
+            f"conformance: {options.ADAPTER.flag}={name!r}: cannot import ({exc}). "
+            "Give an importable module implementing the adapter hooks."
+        ) from exc
+    found = [hook for hook in hookspecs.ADAPTER_HOOKS if callable(getattr(module, hook, None))]
+    if not found:
+        raise pytest.UsageError(
+            f"conformance: {options.ADAPTER.flag}={name!r}: the module implements none of the "
+            f"adapter hooks ({', '.join(hookspecs.ADAPTER_HOOKS)})."
+        )
+    if not config.pluginmanager.is_registered(module):
+        config.pluginmanager.register(module, "conformance-adapter")
+
+
+def _target_view(profile: TargetProfile) -> dict[str, Any]:
+    return {"base_url": profile.base_url, "environment": profile.environment}
+
+
+def _start_embedded(state: SessionState) -> None:
+    profile = state.profile
+    flags = []
+    if profile.regulated:
+        flags.append("--regulated")
+    if profile.skip_verification_paperwork:
+        flags.append("--skip-verification-paperwork")
+    if not _sets_flag(profile.embedded_args, QUOTE_LIFETIME_FLAG):
+        # short-lived quotes, so expiry tests wait seconds for expiresAt, not minutes
+        flags.extend([QUOTE_LIFETIME_FLAG, str(EMBEDDED_QUOTE_LIFETIME_S)])
+    args = " ".join([*flags, profile.embedded_args]).strip()
+    try:
+        sandbox = start_embedded(args)
+    except EmbeddedStartError as exc:
+        raise pytest.UsageError(f"conformance: {exc}") from exc
+    info = sandbox.info
+    state.embedded = sandbox
+    state.profile = profile.with_target(
+        info["base_url"],
+        client_id=info["client_id"],
+        client_secret=info["client_secret"],
+        second_client_id=info.get("second_client_id"),
+        second_client_secret=info.get("second_client_secret"),
+        production_client_id=info.get("production_client_id"),
+        production_client_secret=info.get("production_client_secret"),
+        webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
+        # the sandbox names the adapter module that drives its hidden triggers
+        adapter=profile.adapter or info.get("adapter"),
+        # and the features it has enabled, on top of any the profile declares
+        features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
+        **wallet_settings(info, profile),
+    )
+
+
+def _sets_flag(args: str, flag: str) -> bool:
+    """Whether a command line sets ``flag`` (``--flag value`` or ``--flag=value``)."""
+    return any(token == flag or token.startswith(f"{flag}=") for token in shlex.split(args))
+
+
+def _start_sink(state: SessionState) -> None:
+    from conformance.webhooks.sink import EndpointRegistration, SinkServer
+
+    profile = state.profile
+    server = SinkServer(
+        host=profile.sink_host, https=profile.sink_https, public_url=profile.sink_public_url
+    )
+    server.start()
+    state.sink_server = server
+    state.sink_url = server.url
+    state.sink_control_url = server.control_url
+    assert profile.base_url is not None
+    plumbing = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary,
+        timeout=profile.request_timeout,
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor(profile.secrets),
+    )
+
+    def call(method: str, body: dict[str, Any] | None = None) -> Any:
+        response = plumbing.request(method, "/config", json=body, validate=False)
+        if not 200 <= response.status < 300:
+            raise RuntimeError(
+                f"{method} /config answered {response.status}: "
+                f"{response.content[:300].decode('utf-8', errors='replace')}"
+            )
+        return response.json
+
+    registration = EndpointRegistration(
+        get_config=lambda: call("GET"),
+        patch_config=lambda body: call("PATCH", body),
+        sink_url=server.url,
+    )
+    if server.ca_pem is not None:
+        # a target that must trust the sink's throwaway CA finds it beside the reports
+        ca_file = Path(profile.report_dir) / "sink-ca.pem"
+        ca_file.parent.mkdir(parents=True, exist_ok=True)
+        ca_file.write_bytes(server.ca_pem)
+    try:
+        registration.register()
+        state.registration = registration
+    except Exception as exc:  # any failure here is the target's; report it in the tests
+        state.sink_error = f"registering {server.url} as webhookEndpoint failed: {exc}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if session.config.stash.get(STATE_KEY, None) is not None:
+        redaction.install_terminal_scrubbing(session.config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or hasattr(config, "workerinput"):
+        return
+    try:
+        if state.registration is not None:
+            try:
+                state.registration.restore()
+            except Exception as exc:  # the target may be why the run stopped; say so, go on
+                print(
+                    redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
+                    file=sys.stderr,
+                )
+            state.registration.uninstall()
+        if state.sink_server is not None:
+            state.sink_server.stop()
+        if state.embedded is not None:
+            state.embedded.stop()
+    finally:
+        # the last pass: whatever any writer left in the report folder, scrubbed
+        redaction.scrub_tree(Path(state.profile.report_dir))
+
+
+class _XdistBridge:
+    """Hands the resolved session to each xdist worker."""
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput["conformance"] = self.state.worker_input()
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """Learn the secrets a worker learnt, so the last pass over the report folder
+        scrubs them from every worker's files (in memory only, like ``workerinput``)."""
+        output = getattr(node, "workeroutput", None) or {}
+        for secret in output.get(LEARNT_SECRETS, ()):
+            register_secret(secret)
+        for code in output.get(LEARNT_CODES, ()):
+            register_one_time_code(code)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands the secrets it learnt back to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and session.config.stash.get(STATE_KEY, None) is not None:
+        output[LEARNT_SECRETS] = list(known_secrets())
+        output[LEARNT_CODES] = sorted(known_short_codes())
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        return
+    select_parts(items, _selected_parts(config), config)
+    order_items(items)
+    for item in items:
+        part = item_part(item)
+        if part is not None:
+            apply_item_labels(item, part)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None or item_part(item) is None:
+        return
+    state.log.take()  # evidence belongs to one test
+    reason = marker_skip_reason(item, state.profile, item.config)
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    state = item.config.stash.get(STATE_KEY, None)
+    if state is None or item_part(item) is None:
+        return
+    report: pytest.TestReport = outcome.get_result()
+    if TARGET_HEALTH.down is not None:
+        report.user_properties.append((TARGET_DOWN_PROPERTY, TARGET_HEALTH.down))
+        item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
+    if call.when == "call" or (call.when == "setup" and not report.passed):
+        exchanges = state.log.take()
+        record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
+        report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
+        _attach_exchanges(exchanges)
+        if report.failed and exchanges:
+            shown = exchanges[-5:]
+            text = "\n\n".join(e.to_text() for e in shown)
+            report.sections.append(
+                (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
+            )
+    redaction.scrub_report(report)
+
+
+def _attach_exchanges(exchanges: list[Any]) -> None:
+    if not exchanges:
+        return
+    shown = exchanges[-MAX_ATTACHED_EXCHANGES:]
+    if len(exchanges) > len(shown):
+        allure.attach(
+            f"{len(exchanges)} exchanges; the last {len(shown)} are attached",
+            name="exchanges",
+            attachment_type=allure.attachment_type.TEXT,
+        )
+    for index, exchange in enumerate(shown, 1):
+        allure.attach(
+            exchange.to_text(),
+            name=f"{index:02d} {exchange.summary()}",
+            attachment_type=allure.attachment_type.TEXT,
+        )

@@ -1,0 +1,100 @@
+"""Before any suite: does the target answer, accept the credentials, serve the version
+segment, and does the webhook key parse? A few seconds, and one clear message if not.
+
+A run that cannot reach its target would otherwise time out request after request for half
+an hour before saying anything useful.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import ExchangeLog, TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.run.profile import TargetProfile
+
+__all__ = ["PREFLIGHT_DEADLINE_S", "PreflightResult", "preflight"]
+
+# Each preflight request gets at most this long, whatever the profile's request timeout.
+PREFLIGHT_DEADLINE_S = 5.0
+ATTEMPTS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PreflightResult:
+    """``problem`` is None when the target can be tested; else what to fix."""
+
+    problem: str | None
+    elapsed_s: float
+
+
+def preflight(profile: TargetProfile) -> PreflightResult:
+    """Check the target in a few seconds; say what to fix when it cannot be tested."""
+    started = time.monotonic()
+    problem = _key_problem(profile) or _target_problem(profile)
+    return PreflightResult(problem, time.monotonic() - started)
+
+
+def _key_problem(profile: TargetProfile) -> str | None:
+    if not profile.webhook_public_key:
+        return None
+    from conformance.webhooks.sink.signatures import load_public_key
+
+    try:
+        load_public_key(profile.webhook_public_key)
+    except ValueError as exc:
+        return f"{exc}. Fix --webhook-public-key (PEM text or the path of a PEM file)."
+    return None
+
+
+def _target_problem(profile: TargetProfile) -> str | None:
+    assert profile.base_url is not None
+    client = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary if profile.client_id and profile.client_secret else None,
+        timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S),
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor(profile.secrets),
+    )
+    url = f"{profile.base_url}/config"
+    try:
+        response = None
+        error = ""
+        for _ in range(ATTEMPTS):
+            try:
+                response = client.get("/config", validate=False)
+                break
+            except ConformanceFailure as exc:
+                error = str(exc.observed)
+        if response is None:
+            return (
+                f"the target at {profile.base_url} cannot be tested: GET {url} got no answer "
+                f"({error}). Check --target-url and that the server is up and answering "
+                f"within {client.timeout:g} s."
+            )
+        if response.status in (401, 403):
+            return (
+                f"the target at {profile.base_url} refused the credentials: GET {url} answered "
+                f"{response.status}. Check --client-id and --client-secret (or "
+                "CONFORMANCE_CLIENT_ID / CONFORMANCE_CLIENT_SECRET) and the environment "
+                f"({profile.environment})."
+            )
+        if response.status == 404:
+            segment = profile.version_segment
+            return (
+                f"the target at {profile.base_url} does not serve the interface there: GET "
+                f"{url} answered 404. Check that --target-url ends in the version segment the "
+                f"server serves (expected /{segment or '2025-10-13'})."
+            )
+        if response.status in (301, 302, 303, 307, 308):
+            return (
+                f"the target at {profile.base_url} redirects GET {url} to "
+                f"{response.headers.get('location')!r}. Give --target-url the final address."
+            )
+    finally:
+        client.close()
+    return None

@@ -1,0 +1,112 @@
+"""The shape of a run: what runs first, what runs last, what holds the configuration lock,
+and what starts early so that waits on the target's clock overlap with the rest.
+
+- **Configuration.** Every conformance test holds its platform's configuration lock from
+  set-up to teardown (``locks.py``): exclusive when it changes the configuration (it uses
+  ``restore_config``), shared otherwise. No test can therefore see another one's changed
+  configuration, under any number of xdist workers, whatever fixtures it forgot to ask
+  for. The configuration-changing tests are ordered first, so under xdist they take their
+  turns at the start of the run instead of stalling the other workers throughout.
+- **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
+  session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
+  run can ask for it) set up at the start of the run (the quote or challenge that has
+  to expire), and runs last: its wait on ``expiresAt`` then overlaps with everything else
+  and with the other such waits. A failure or skip in the early set-up is the test's own:
+  the fixture re-raises it when the test asks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, suppress
+from typing import Any
+
+import pytest
+
+from conformance.exchange.evidence import Exchange
+from conformance.run.locks import platform_lock
+from conformance.run.markers import item_part
+from conformance.run.markers import skip_reason as marker_skip_reason
+from conformance.run.state import STATE_KEY
+
+__all__ = ["CONFIG_CHANGING_FIXTURE", "STARTS_EARLY_MARKER", "changes_config", "starts_early"]
+
+CONFIG_CHANGING_FIXTURE = "restore_config"
+STARTS_EARLY_MARKER = "starts_early"
+EARLY_DONE_KEY = pytest.StashKey[bool]()
+# nodeid -> the exchanges its early set-up made (evidence of that test)
+EARLY_EVIDENCE_KEY = pytest.StashKey[dict[str, list[Exchange]]]()
+
+
+def changes_config(item: pytest.Item) -> bool:
+    """Whether a test changes its platform's configuration."""
+    return CONFIG_CHANGING_FIXTURE in getattr(item, "fixturenames", ())
+
+
+def starts_early(item: pytest.Item) -> tuple[str, ...]:
+    """The fixtures a test wants set up at the start of the run."""
+    return tuple(str(name) for mark in item.iter_markers(STARTS_EARLY_MARKER) for name in mark.args)
+
+
+def order_items(items: list[pytest.Item]) -> None:
+    """Configuration-changing tests first, tests that started early last (stable)."""
+
+    def rank(item: pytest.Item) -> int:
+        if item_part(item) is None:
+            return 1
+        return 0 if changes_config(item) else 2 if starts_early(item) else 1
+
+    items.sort(key=rank)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
+    state = item.config.stash.get(STATE_KEY, None)
+    profile = state.profile if state is not None else None
+    if profile is None or item_part(item) is None or profile.base_url is None:
+        return (yield)
+    with ExitStack() as stack:
+        if profile.client_id:
+            stack.enter_context(platform_lock(
+                profile.base_url, profile.client_id, shared=not changes_config(item)
+            ))  # fmt: skip
+        return (yield)
+
+
+@pytest.fixture(autouse=True)
+def _conformance_early_start(request: pytest.FixtureRequest) -> None:
+    """At the first conformance test of this process, set up every early fixture of the
+    tests this run selected (under xdist each worker does, as any may run them)."""
+    config = request.config
+    if config.stash.get(EARLY_DONE_KEY, False) or item_part(request.node) is None:
+        return
+    config.stash[EARLY_DONE_KEY] = True
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        return
+    evidence: dict[str, list[Exchange]] = {}
+    config.stash[EARLY_EVIDENCE_KEY] = evidence
+    mine = state.log.take()  # the running test's exchanges so far stay its own
+    try:
+        for item in request.session.items:
+            names = starts_early(item)
+            if not names or marker_skip_reason(item, state.profile, config):
+                continue
+            for name in names:
+                # a failure or skip is cached by the fixture: the test itself reports it
+                with suppress(Exception, pytest.skip.Exception, pytest.fail.Exception):
+                    request.getfixturevalue(name)
+            evidence[item.nodeid] = state.log.take()
+    finally:
+        for exchange in mine:
+            state.log.append(exchange)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that started early gets the evidence of its early set-up back."""
+    state = item.config.stash.get(STATE_KEY, None)
+    found = item.config.stash.get(EARLY_EVIDENCE_KEY, {}).pop(item.nodeid, None)
+    if state is not None and found:
+        for exchange in found:
+            state.log.append(exchange)

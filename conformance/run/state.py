@@ -1,0 +1,50 @@
+"""The per-process state of a conformance session, kept in ``config.stash``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from conformance.exchange.client import ExchangeLog
+from conformance.run.embedded import EmbeddedSandbox
+from conformance.run.profile import TargetProfile
+
+__all__ = ["STATE_KEY", "SessionState"]
+
+
+@dataclass
+class SessionState:
+    """What the plugin knows in this process: the profile, the sink, the evidence log."""
+
+    profile: TargetProfile
+    log: ExchangeLog = field(default_factory=ExchangeLog)
+    sink_url: str | None = None
+    sink_control_url: str | None = None
+    sink_error: str | None = None
+    embedded: EmbeddedSandbox | None = None
+    # controller-only resources, stopped at unconfigure
+    sink_server: Any = None
+    registration: Any = None
+
+    def worker_input(self) -> dict[str, Any]:
+        """What an xdist worker needs to join the session (in memory only)."""
+        return {
+            "profile": self.profile.to_dict(),
+            "sink_url": self.sink_url,
+            "sink_control_url": self.sink_control_url,
+            "sink_error": self.sink_error,
+        }
+
+    @classmethod
+    def from_worker_input(cls, data: dict[str, Any]) -> SessionState:
+        return cls(
+            profile=TargetProfile.from_dict(data["profile"]),
+            sink_url=data["sink_url"],
+            sink_control_url=data["sink_control_url"],
+            sink_error=data["sink_error"],
+        )
+
+
+STATE_KEY = pytest.StashKey[SessionState]()

@@ -1,0 +1,1 @@
+"""Strong customer authentication (§5 SCA) as the suite walks it."""

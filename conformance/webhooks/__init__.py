@@ -1,0 +1,1 @@
+"""Signed webhooks (§6): the sink that receives them and the checks every event must pass."""

@@ -1,0 +1,290 @@
+"""The reader of the sink, used by tests in any process (xdist workers included).
+
+A :class:`SinkView` talks to the receiver's control API over loopback HTTP. It caches the
+deliveries it has seen by ``seq`` and asks only for newer ones. Waiting is a long poll with
+a deadline: the receiver holds the request on its store's condition until something new
+arrives, so a view never sleeps.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from .server import MAX_WAIT_S
+from .signatures import PublicKey, SignatureCheck, load_public_key, verify_signature
+from .store import Delivery, dedupe_by_event_id
+
+__all__ = ["SinkTimeout", "SinkUnavailable", "SinkView"]
+
+_SUMMARY_LIMIT = 20
+
+
+class SinkTimeout(AssertionError):
+    """No delivery matching a description arrived before the deadline.
+
+    Attributes:
+        description: what the test waited for.
+        timeout: how long it waited, in seconds.
+        arrived: every delivery the view had seen when it gave up.
+    """
+
+    def __init__(self, description: str, timeout: float, arrived: Sequence[Delivery]) -> None:
+        self.description = description
+        self.timeout = timeout
+        self.arrived = tuple(arrived)
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        head = f"webhook sink: timed out after {self.timeout:g} s waiting for {self.description}"
+        if not self.arrived:
+            body = "; no delivery arrived at all."
+        else:
+            shown = self.arrived[-_SUMMARY_LIMIT:]
+            which = (
+                f"the last {len(shown)} of {len(self.arrived)}"
+                if len(shown) < len(self.arrived)
+                else f"all {len(shown)}"
+            )
+            lines = "\n".join(f"  {d.summary()}" for d in shown)
+            body = f"; deliveries that did arrive ({which}):\n{lines}"
+        hint = (
+            "\nNext step: check that the target's webhookEndpoint is the sink URL, that the "
+            "target can reach it, and that the triggering call succeeded."
+        )
+        return head + body + hint
+
+
+class SinkRuledOut(SinkTimeout):
+    """A delivery arrived that rules out the awaited one (so waiting longer is pointless)."""
+
+    def __init__(
+        self, description: str, waited: float, arrived: Sequence[Delivery], ruling: Delivery
+    ) -> None:
+        self.ruling = ruling
+        super().__init__(description, waited, arrived)
+
+    def _message(self) -> str:
+        return (
+            f"webhook sink: {self.ruling.summary()} arrived, which rules out "
+            f"{self.description} (after {self.timeout:.1f} s)"
+        )
+
+
+class SinkUnavailable(RuntimeError):
+    """The receiver's control API could not be reached or answered badly."""
+
+
+class SinkView:
+    """Read deliveries from a running :class:`~conformance.webhooks.sink.server.SinkServer`.
+
+    Args:
+        control_url: the sink's ``control_url`` (``http://127.0.0.1:<port>/_sink``).
+        public_key: the target's webhook public key (key object, PEM text/bytes, or path);
+            without it :meth:`signature` reports every delivery as unverifiable.
+        timeout_s: the HTTP timeout for each control call, on top of any long-poll wait.
+    """
+
+    def __init__(
+        self,
+        control_url: str,
+        public_key: PublicKey | str | bytes | None = None,
+        timeout_s: float = 5.0,
+        *,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        if timeout_s <= 0:
+            raise ValueError(f"SinkView: timeout_s must be > 0, got {timeout_s!r}")
+        self.control_url = control_url.rstrip("/")
+        self.public_key: PublicKey | None = (
+            load_public_key(public_key) if isinstance(public_key, str | bytes) else public_key
+        )
+        self.timeout_s = timeout_s
+        self._client = httpx.Client(trust_env=False, timeout=timeout_s, transport=transport)
+        self._cache: list[Delivery] = []
+        self._lock = threading.Lock()
+
+    # -- transport --------------------------------------------------------------------
+
+    def _get(self, path: str, *, params: dict[str, str] | None = None, wait: float = 0.0) -> Any:
+        url = f"{self.control_url}{path}"
+        timeout = httpx.Timeout(self.timeout_s, read=self.timeout_s + wait)
+        try:
+            response = self._client.get(url, params=params, timeout=timeout)
+        except httpx.HTTPError as exc:
+            raise SinkUnavailable(
+                f"webhook sink control API at {url} did not answer: {type(exc).__name__}: {exc}"
+            ) from exc
+        if response.status_code != 200:
+            raise SinkUnavailable(
+                f"webhook sink control API at {url} answered {response.status_code}: "
+                f"{response.text[:200]}"
+            )
+        return response.json()
+
+    def _poll(self, wait: float) -> None:
+        """Fetch deliveries newer than the cache, waiting up to ``wait`` s for the first."""
+        wait = min(max(wait, 0.0), MAX_WAIT_S)
+        after = self.last_seq
+        payload = self._get(
+            "/deliveries", params={"after": str(after), "wait": f"{wait:.3f}"}, wait=wait
+        )
+        fetched = [Delivery.from_json_dict(item) for item in payload["deliveries"]]
+        with self._lock:
+            last = self._cache[-1].seq if self._cache else 0
+            for delivery in fetched:
+                if delivery.seq > last:
+                    self._cache.append(delivery)
+                    last = delivery.seq
+
+    @property
+    def last_seq(self) -> int:
+        """The newest ``seq`` this view has seen (0 before the first read)."""
+        with self._lock:
+            return self._cache[-1].seq if self._cache else 0
+
+    def health(self) -> dict[str, Any]:
+        """The control API's health answer (raises :class:`SinkUnavailable` if down)."""
+        result: dict[str, Any] = self._get("/health")
+        return result
+
+    # -- reading ----------------------------------------------------------------------
+
+    def deliveries(self) -> list[Delivery]:
+        """Every delivery so far, in arrival order."""
+        self._poll(0.0)
+        with self._lock:
+            return list(self._cache)
+
+    def mark(self) -> int:
+        """The current newest ``seq``; pass it as ``after=`` to wait only for later ones."""
+        self._poll(0.0)
+        return self.last_seq
+
+    def wait_for(
+        self,
+        predicate: Callable[[Delivery], bool],
+        *,
+        timeout: float,
+        description: str,
+        after: int = 0,
+        rules_out: Callable[[Delivery], bool] | None = None,
+    ) -> Delivery:
+        """Return the first delivery (by arrival, ``seq > after``) matching ``predicate``.
+
+        Deliveries that arrived before the call count. Long-polls until the deadline, then
+        raises :class:`SinkTimeout` naming ``description``, the timeout and what arrived;
+        raises :class:`SinkRuledOut` at once when a delivery matching ``rules_out`` arrives.
+        """
+        return self.wait_for_all(
+            predicate, 1, timeout=timeout, description=description, after=after,
+            rules_out=rules_out,
+        )[0]  # fmt: skip
+
+    def wait_for_all(
+        self,
+        predicate: Callable[[Delivery], bool],
+        count: int,
+        *,
+        timeout: float,
+        description: str,
+        after: int = 0,
+        rules_out: Callable[[Delivery], bool] | None = None,
+    ) -> list[Delivery]:
+        """Wait until ``count`` distinct events match; return every match seen by then.
+
+        Matches are deduplicated by event id (a redelivery counts once, first arrival kept).
+        A delivery matching ``rules_out`` (an event that makes the awaited one impossible)
+        ends the wait at once with :class:`SinkRuledOut`.
+        """
+        if count < 1:
+            raise ValueError(f"wait_for_all: count must be >= 1, got {count!r}")
+        started = time.monotonic()
+        deadline = started + max(timeout, 0.0)
+        matches: list[Delivery] = []
+        seen_ids: set[str] = set()
+        checked = after
+        self._poll(0.0)
+        while True:
+            with self._lock:
+                fresh = [d for d in self._cache if d.seq > checked]
+            for delivery in fresh:
+                checked = delivery.seq
+                if not predicate(delivery):
+                    if rules_out is not None and rules_out(delivery):
+                        with self._lock:
+                            arrived = [d for d in self._cache if d.seq > after]
+                        waited = time.monotonic() - started
+                        raise SinkRuledOut(description, waited, arrived, delivery)
+                    continue
+                event_id = delivery.event_id
+                if event_id is not None:
+                    if event_id in seen_ids:
+                        continue
+                    seen_ids.add(event_id)
+                matches.append(delivery)
+            if len(matches) >= count:
+                return matches
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                with self._lock:
+                    arrived = [d for d in self._cache if d.seq > after]
+                label = (
+                    description
+                    if count == 1
+                    else f"{description} (wanted {count}, got {len(matches)})"
+                )
+                raise SinkTimeout(label, timeout, arrived)
+            if self.last_seq <= checked:  # else another thread fetched newer ones meanwhile
+                self._poll(remaining)
+
+    def wait_for_event(
+        self,
+        event_type: str,
+        resource_id: str | None = None,
+        *,
+        timeout: float,
+        after: int = 0,
+    ) -> Delivery:
+        """Wait for an event of ``event_type`` (about ``resource_id`` when given)."""
+        about = f" for {resource_id}" if resource_id else ""
+        return self.wait_for(
+            lambda d: (
+                d.event_type == event_type and (resource_id is None or d.resource_id == resource_id)
+            ),
+            timeout=timeout,
+            description=f"{event_type} event{about}",
+            after=after,
+        )
+
+    def events_for(self, resource_id: str) -> list[Delivery]:
+        """Deliveries about ``resource_id`` so far, one per event id (first arrival kept)."""
+        return dedupe_by_event_id(d for d in self.deliveries() if d.resource_id == resource_id)
+
+    def signature(self, delivery: Delivery) -> SignatureCheck:
+        """Check the delivery's ``X-Service-Signature`` against the configured public key."""
+        if self.public_key is None:
+            return SignatureCheck(False, "no webhook public key configured")
+        return verify_signature(self.public_key, delivery.body, delivery.signature_header)
+
+    # -- life cycle -------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self._client.close()
+
+    def __enter__(self) -> SinkView:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

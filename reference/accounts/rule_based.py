@@ -1,0 +1,217 @@
+"""Rule-based accounts (§2 InternalAccount ``RULE_BASED``, §4 ``POST /internal-accounts``,
+§8 Limits): creation with its idempotency, and the sweep a payment to the account's number
+triggers (ARCHITECTURE.md, "Rule-based accounts, ownership verification, payout scenarios
+and incoming payments").
+
+- The feature is enabled for the ``primary`` platform only; the ``second`` platform gets
+  ``403 FEATURE_NOT_ENABLED``.
+- The body is validated all at once (``400 INVALID_INPUT``): ``type`` must be
+  ``RULE_BASED``; ``currency`` (default USD) must be USD (``USD_ONLY``); ``customerId`` is
+  required (a platform-owned account is refused), must be an individual
+  (``INDIVIDUALS_ONLY``) already holding an ``ACTIVE`` USD account (``NO_ACTIVE_ACCOUNT``);
+  ``label`` at most 255 characters; ``sweepRule`` is ``{destinationAccountId}``, an
+  ``ACTIVE`` USD internal account of the same customer that is not itself rule-based; the
+  ``Idempotency-Key`` header holds 1 to 255 characters.
+- Idempotency: a key is stored per platform with the SHA-256 of the canonical body; the
+  same key and body answer ``200`` with the first account, another body ``409
+  IDEMPOTENCY_KEY_REUSED``. Without a key every request mints a new account.
+- Funding the account credits it and sweeps the amount to the destination in the same DB
+  transaction (ledger kinds ``FUNDING`` then ``SWEEP``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+from reference.accounts import internal_accounts, ledger
+from reference.accounts import states as account_states
+from reference.accounts.internal_accounts import InternalAccount
+from reference.customers import store as customer_store
+from reference.server.db import Database, to_json
+from reference.server.errors import ApiError
+from reference.server.field_checks import text
+from reference.server.platforms import PRIMARY
+from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.services import Services
+from reference.server.validation import Problems, at
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+MAX_IDEMPOTENCY_KEY = 255  # §8 Limits
+MAX_LABEL = 255  # §8 Limits
+CURRENCY = "USD"  # §8 Limits: rule-based accounts are USD only
+LABEL = "label"
+DESTINATION = "destinationAccountId"
+SWEEP = "SWEEP"  # ledger kind: the sweep out of, and into, accounts
+# What the start-up line declares to the suite (its --features): the primary platform has
+# rule-based accounts, the second platform does not.
+FEATURES = ("rule-based-accounts", "rule-based-accounts-off-for-second-platform")
+
+
+def feature_enabled(services: Services, role: str) -> bool:
+    """Rule-based accounts are enabled for the primary platform only (our choice)."""
+    return role == PRIMARY or services.settings.has_fault("rule-based-feature-ignored")
+
+
+def _customer(
+    request: ApiRequest, problems: Problems, customer_id: Any
+) -> customer_store.Customer | None:
+    db, settings = request.services.db, request.services.settings
+    if text(problems, "customerId", customer_id) is None:
+        return None
+    customer = customer_store.load(db, request.platform.id, customer_id)
+    if customer is None:
+        problems.add("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
+        return None
+    if not customer.is_individual and not settings.has_fault("rule-based-business-allowed"):
+        problems.add("customerId", "INDIVIDUALS_ONLY", "rule-based accounts are for individuals")
+        return None
+    holds = [
+        a
+        for a in internal_accounts.owned_by(db, request.platform.id, customer.id)
+        if a.currency == CURRENCY and a.is_active and a.account_type != internal_accounts.RULE_BASED
+    ]
+    if not holds:
+        problems.add("customerId", "NO_ACTIVE_ACCOUNT", "must already hold an ACTIVE USD account")
+        return None
+    return customer
+
+
+def _destination(
+    request: ApiRequest, problems: Problems, rule: dict[str, Any], customer_id: str | None
+) -> None:
+    path = at("sweepRule", DESTINATION)
+    value = problems.required(rule, DESTINATION, "sweepRule")
+    if value is None or text(problems, path, value) is None:
+        return
+    account = internal_accounts.load(request.services.db, request.platform.id, value)
+    if account is None:
+        problems.add(path, "UNKNOWN_ACCOUNT", "must be an internal account of the platform")
+    elif customer_id is not None and account.customer_id != customer_id:
+        problems.add(path, "OTHER_CUSTOMER", "must be an account of the same customer")
+    elif account.account_type == internal_accounts.RULE_BASED:
+        problems.add(path, "RULE_BASED", "must not itself be a rule-based account")
+    elif account.currency != CURRENCY or not account.is_active:
+        problems.add(path, "ACCOUNT_NOT_USABLE", "must be an ACTIVE USD account")
+
+
+def _validate(request: ApiRequest) -> tuple[str, str | None, dict[str, Any], str | None]:
+    """``(customerId, label, sweepRule, Idempotency-Key)``, or every invalid field at once."""
+    body, problems, settings = request.body, Problems(), request.services.settings
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    unchecked = settings.has_fault("rule-based-lengths-unchecked")
+    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY and not unchecked:
+        problems.add(
+            IDEMPOTENCY_HEADER, "MAX_LENGTH" if key else "MIN_LENGTH", "must be 1 to 255 characters"
+        )
+    kind = problems.required(body, "type", "")
+    if kind is not None:
+        problems.one_of("type", kind, (internal_accounts.RULE_BASED,))
+    code = body.get("currency", CURRENCY)
+    wrong = problems.string("currency", code) is not None and code != CURRENCY
+    if wrong and not settings.has_fault("rule-based-any-currency"):
+        problems.add("currency", "USD_ONLY", "rule-based accounts are USD only")
+    customer_id = problems.required(body, "customerId", "")
+    customer = None if customer_id is None else _customer(request, problems, customer_id)
+    label = body.get(LABEL)
+    label_text = None if label is None else problems.string(LABEL, label)
+    if label_text is not None and len(label_text) > MAX_LABEL and not unchecked:
+        problems.add(LABEL, "MAX_LENGTH", f"must be at most {MAX_LABEL} characters")
+    rule = problems.required(body, "sweepRule", "")
+    if rule is not None:
+        rule = problems.object("sweepRule", rule)
+    if rule is not None:
+        _destination(request, problems, rule, customer.id if customer else None)
+    problems.raise_if_any()
+    assert customer is not None and isinstance(rule, dict)
+    return customer.id, label, rule, key
+
+
+def _body_hash(body: dict[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _replay(services: Services, platform_id: str, key: str, digest: str) -> Response | None:
+    """The answer to a key already used, or None when the request should mint."""
+    db, settings = services.db, services.settings
+    if settings.has_fault("rule-based-idempotency-ignored"):
+        return None
+    row = db.fetchone(
+        """SELECT body_sha256, account_id FROM rule_based_keys
+           WHERE platform_id = ? AND idempotency_key = ?""",
+        (platform_id, key),
+    )
+    if row is None:
+        return None
+    if row["body_sha256"] != digest:
+        if settings.has_fault("rule-based-conflict-accepted"):
+            return None
+        raise ApiError(
+            409,
+            "IDEMPOTENCY_KEY_REUSED",
+            "this Idempotency-Key was used for a materially different account (§4 Accounts)",
+        )
+    account = internal_accounts.load(db, platform_id, row["account_id"])
+    assert account is not None
+    return JSONResponse(internal_accounts.render(db, account), status_code=200)
+
+
+def create_rule_based_account(request: ApiRequest) -> Response:
+    """``POST /internal-accounts`` → 201 InternalAccount, 200 on a replay, 409 on a
+    conflicting replay."""
+    services, platform_id = request.services, request.platform.id
+    db = services.db
+    if not feature_enabled(services, request.platform.role):
+        raise ApiError(
+            403,
+            "FEATURE_NOT_ENABLED",
+            "rule-based accounts are not enabled for this platform (§4 Accounts)",
+        )
+    with db.transaction():
+        customer_id, label, rule, key = _validate(request)
+        digest = _body_hash(request.body)
+        if key is not None and (replayed := _replay(services, platform_id, key, digest)):
+            return replayed
+        account = internal_accounts.insert_rule_based(db, platform_id, customer_id, CURRENCY, label)
+        db.execute(
+            """INSERT INTO rule_based_accounts (account_id, platform_id, sweep_rule,
+               destination_id) VALUES (?, ?, ?, ?)""",
+            (account.id, platform_id, to_json(rule), rule[DESTINATION]),
+        )
+        if key is not None:
+            db.execute(
+                """INSERT OR REPLACE INTO rule_based_keys
+                   (platform_id, idempotency_key, body_sha256, account_id) VALUES (?, ?, ?, ?)""",
+                (platform_id, key, digest, account.id),
+            )
+        body = internal_accounts.render(db, account)
+    return JSONResponse(body, status_code=201)
+
+
+def sweep(services: Services, account: InternalAccount, amount: int) -> None:
+    """After ``amount`` arrived at a rule-based account: move it to the rule's destination.
+    Call inside the DB transaction that credited it; other accounts are left alone."""
+    if account.account_type != internal_accounts.RULE_BASED:
+        return
+    if services.settings.has_fault("rule-based-no-sweep"):
+        return
+    db: Database = services.db
+    row = db.fetchone(
+        "SELECT destination_id FROM rule_based_accounts WHERE account_id = ?", (account.id,)
+    )
+    if row is None:
+        return
+    destination = internal_accounts.load(db, account.platform_id, row["destination_id"])
+    if destination is None or not account_states.receives(services.settings, destination.status):
+        return  # the destination is frozen, closed or failed: the money stays here
+    ledger.post(db, account.id, -amount, SWEEP)
+    ledger.post(db, row["destination_id"], amount, SWEEP)
+
+
+ROUTES = [
+    api_route("/internal-accounts", Operation("POST", create_rule_based_account, body=True)),
+]

@@ -1,0 +1,1 @@
+"""Agents and their bearer tokens (§4, §5 HTTP Bearer)."""

@@ -1,0 +1,1 @@
+"""Cards and card transactions (§2 Card, CardTransaction; §4)."""

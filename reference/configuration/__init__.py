@@ -1,0 +1,1 @@
+"""Platform configuration (§2 PlatformConfig, §4 Platform configuration)."""

@@ -1,0 +1,254 @@
+"""Validation of a ``PATCH /config`` body (§2 PlatformConfig, §4 Platform configuration).
+
+Every writable field is checked and every problem recorded before one ``InvalidInput`` is
+raised. The result maps each writable field present in the body to its normalised value.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from reference.customers.user_info import USER_INFO_FIELD_NAMES
+from reference.server.currencies import is_iso4217
+from reference.server.settings import ServerSettings
+from reference.server.validation import Problems, at
+
+_MAX_URL_LENGTH = 2048
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+_ANY_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
+
+
+def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
+    """The changes a valid PATCH body asks for; unknown and read-only keys are ignored."""
+    problems = Problems()
+    checks = {
+        "umaDomain": _uma_domain,
+        "webhookEndpoint": lambda p, v: _webhook_endpoint(p, v, settings),
+        "supportedCurrencies": lambda p, v: _supported_currencies(p, v, settings),
+        "feeConfigs": lambda p, v: _fee_configs(p, v, settings),
+        "cardTokenization2faConfig": _card_tokenization_2fa,
+    }
+    # A value that failed a check comes back partial; it is never stored, because any
+    # recorded problem raises before the changes are returned.
+    changes = {name: check(problems, body[name]) for name, check in checks.items() if name in body}
+    proxy = body.get("proxyUmaSubdomain")  # read-only: ignored unless the fault is on
+    if proxy is not None and settings.has_fault("config-proxy-subdomain-writable"):
+        changes["proxyUmaSubdomain"] = problems.string("proxyUmaSubdomain", proxy)
+    problems.raise_if_any()
+    return changes
+
+
+def is_hostname(text: str) -> bool:
+    """A DNS name of at least two labels, e.g. ``example.com`` (no scheme, no port)."""
+    labels = text.split(".")
+    return (
+        len(text) <= 253
+        and len(labels) >= 2
+        and all(_LABEL.fullmatch(label) for label in labels)
+        and not labels[-1].isdigit()
+    )
+
+
+def is_loopback_host(host: str) -> bool:
+    """``localhost``, 127.0.0.0/8 or ``::1``."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _uma_domain(problems: Problems, value: Any) -> Any:
+    if value is None:
+        return None  # back to the default domain
+    text = problems.string("umaDomain", value)
+    if text is None:
+        return None
+    if not is_hostname(text.lower()):
+        problems.add("umaDomain", "HOSTNAME", "must be a DNS name such as pay.example.com")
+        return None
+    return text.lower()
+
+
+def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) -> Any:
+    field = "webhookEndpoint"
+    if value is None:
+        return None  # clears the endpoint
+    text = problems.string(field, value)
+    if text is None:
+        return None
+    if len(text) > _MAX_URL_LENGTH:
+        problems.add(field, "MAX_LENGTH", f"must be at most {_MAX_URL_LENGTH} characters")
+        return None
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+        _ = parts.port  # raises ValueError for a port that is not a number in range
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        parts, host = None, None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not host
+        or any(c.isspace() for c in text)
+    ):
+        problems.add(field, "URL", "must be an absolute https:// URL with a host")
+        return None
+    loopback_only = not settings.has_fault("config-accept-http-webhook")
+    if parts.scheme == "http" and loopback_only and not is_loopback_host(host):
+        problems.add(field, "HTTPS_REQUIRED", "must use https:// (http:// only on loopback)")
+        return None
+    return text
+
+
+def _supported_currencies(problems: Problems, value: Any, settings: ServerSettings) -> Any:
+    field = "supportedCurrencies"
+    entries = problems.array(field, value)
+    if entries is None:
+        return None
+    amounts_required = not settings.has_fault("config-amounts-optional")
+    result: list[dict[str, Any]] = []
+    first_index: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        path = at(field, index)
+        obj = problems.object(path, entry)
+        if obj is None:
+            continue
+        code = _currency_code(problems, obj, path, settings)
+        low = _amount(problems, obj, "minAmount", path, required=amounts_required)
+        high = _amount(problems, obj, "maxAmount", path, required=amounts_required)
+        if low is not None and high is not None and low > high:
+            problems.add(at(path, "minAmount"), "MIN_LE_MAX", f"must not exceed maxAmount ({high})")
+        counterparty = _counterparty_fields(problems, obj, path)
+        if code is not None and code in first_index:
+            problems.add(
+                at(path, "currencyCode"),
+                "DUPLICATE",
+                f"{code} is already listed at {at(field, first_index[code])}",
+            )
+        elif code is not None:
+            first_index[code] = index
+        normalised = {
+            "currencyCode": code,
+            "minAmount": low,
+            "maxAmount": high,
+            "requiredCounterpartyFields": counterparty,
+        }
+        provider = obj.get("providerRequiredCustomerFields")  # read-only: ignored unless faulty
+        if provider is not None and settings.has_fault("config-provider-fields-writable"):
+            normalised["providerRequiredCustomerFields"] = _strings(
+                problems, at(path, "providerRequiredCustomerFields"), provider
+            )
+        result.append(normalised)
+    return result
+
+
+def _currency_code(
+    problems: Problems, obj: dict[str, Any], path: str, settings: ServerSettings
+) -> str | None:
+    value = problems.required(obj, "currencyCode", path)
+    if value is None:
+        return None
+    text = problems.string(at(path, "currencyCode"), value)
+    if text is None:
+        return None
+    lenient = settings.has_fault("config-accept-lowercase-currency")
+    if lenient and _ANY_THREE_LETTERS.fullmatch(text):
+        return text.upper()  # any three letters in any case, ISO 4217 or not
+    if not (_CURRENCY_CODE.fullmatch(text) and is_iso4217(text)):
+        problems.add(at(path, "currencyCode"), "ISO_4217", "must be an ISO 4217 currency code")
+        return None
+    return text
+
+
+def _amount(
+    problems: Problems, obj: dict[str, Any], key: str, path: str, *, required: bool
+) -> int | None:
+    value = problems.required(obj, key, path) if required else obj.get(key)
+    return None if value is None else problems.integer(at(path, key), value, minimum=0)
+
+
+def _strings(problems: Problems, path: str, value: Any) -> list[str | None] | None:
+    items = problems.array(path, value)
+    if items is None:
+        return None
+    return [problems.string(at(path, index), item) for index, item in enumerate(items)]
+
+
+def _counterparty_fields(problems: Problems, obj: dict[str, Any], path: str) -> list[Any]:
+    key = "requiredCounterpartyFields"
+    value = problems.required(obj, key, path)
+    items = None if value is None else problems.array(at(path, key), value)
+    result: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index, item in enumerate(items or []):
+        item_path = at(at(path, key), index)
+        entry = problems.object(item_path, item)
+        if entry is None:
+            continue
+        raw_name = problems.required(entry, "name", item_path)
+        name = None
+        if raw_name is not None:
+            name = problems.one_of(at(item_path, "name"), raw_name, USER_INFO_FIELD_NAMES)
+        if name is not None and name in seen:
+            problems.add(at(item_path, "name"), "DUPLICATE", f"{name} is listed twice")
+        raw_mandatory = problems.required(entry, "mandatory", item_path)
+        mandatory = None
+        if raw_mandatory is not None:
+            mandatory = problems.boolean(at(item_path, "mandatory"), raw_mandatory)
+        if name is not None:
+            seen.add(name)
+        result.append({"name": name, "mandatory": mandatory})
+    return result
+
+
+def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> Any:
+    field = "feeConfigs"
+    entries = problems.array(field, value)
+    if entries is None:
+        return None
+    usd_only = not settings.has_fault("config-fee-any-currency")
+    result: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        path = at(field, index)
+        obj = problems.object(path, entry)
+        if obj is None:
+            continue
+        source = problems.required(obj, "sourceCurrency", path)
+        if source is not None:
+            source = problems.string(at(path, "sourceCurrency"), source)
+        if source is not None and usd_only and source != "USD":
+            problems.add(at(path, "sourceCurrency"), "USD_ONLY", "platform fees are USD only (§8)")
+        elif source is not None and source in seen:
+            problems.add(at(path, "sourceCurrency"), "DUPLICATE", f"{source} is listed twice")
+        elif source is not None:
+            seen.add(source)
+        normalised: dict[str, Any] = {"sourceCurrency": source}
+        bounds = {"variableRateBps": (0, 10_000), "fixedFee": (0, None)}
+        for key, (low, high) in bounds.items():
+            if obj.get(key) is not None:
+                normalised[key] = problems.integer(
+                    at(path, key), obj[key], minimum=low, maximum=high
+                )
+        if len(normalised) == 1:
+            problems.add(path, "AT_LEAST_ONE", "needs variableRateBps, fixedFee or both")
+        result.append(normalised)
+    return result
+
+
+def _card_tokenization_2fa(problems: Problems, value: Any) -> Any:
+    field = "cardTokenization2faConfig"
+    if value is None:
+        return None
+    obj = problems.object(field, value)
+    if obj is None:
+        return None
+    for key, item in obj.items():
+        problems.string(at(field, key), item)
+    return dict(obj)

@@ -1,0 +1,161 @@
+"""Agreements and consents (§2 Customer ``agreementConsents``, §4 "Recording consent").
+
+The catalogue of agreements the sandbox offers, validation of the consents a create or
+PATCH carries (``agreementConsents`` or the deprecated ``endUserTermsConsent``), and how
+they are recorded: the latest acceptance per type is kept, other types stay untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reference.server.field_checks import ip_address, text, timestamp
+from reference.server.settings import ServerSettings
+from reference.server.validation import Problems, at
+
+# The interface's `<SERVICE>_END_USER_TERMS` with the neutral word (§2 Customer).
+END_USER_TERMS = "SERVICE_END_USER_TERMS"
+_CONSENT_FIELDS = ("acceptedAt", "ipAddress", "termsVersion", "acceptanceMethod")
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """One agreement a customer can accept: its type, current version and page."""
+
+    type: str
+    version: str
+    slug: str  # the hosted page is /hosted/agreements/{slug}
+
+    def as_json(self, root_url: str) -> dict[str, str]:
+        """The ``{type, version, url}`` entry of ``GET /customers/agreements``."""
+        return {"type": self.type, "version": self.version, "url": self.url(root_url)}
+
+    def url(self, root_url: str) -> str:
+        """Where the agreement's text is served (outside the versioned API)."""
+        return f"{root_url}/hosted/agreements/{self.slug}"
+
+
+AGREEMENTS: tuple[Agreement, ...] = (
+    Agreement(END_USER_TERMS, "2025-06-01", "end-user-terms"),
+    Agreement("SERVICE_PRIVACY_POLICY", "2025-03-15", "privacy-policy"),
+    Agreement("SERVICE_E_SIGN_CONSENT", "2024-11-01", "e-sign-consent"),
+)
+BY_TYPE: Mapping[str, Agreement] = {agreement.type: agreement for agreement in AGREEMENTS}
+BY_SLUG: Mapping[str, Agreement] = {agreement.slug: agreement for agreement in AGREEMENTS}
+
+
+def validate_consents(
+    problems: Problems, body: Mapping[str, Any], settings: ServerSettings
+) -> list[dict[str, Any]]:
+    """The acceptances the body records, each with its ``type``; problems are recorded.
+
+    Both forms in one request are refused (§2 Customer), unless the
+    `consents-both-accepted` fault is on, which records both.
+    """
+    entries: list[dict[str, Any]] = []
+    legacy = body.get("endUserTermsConsent")
+    current = body.get("agreementConsents")
+    if (
+        legacy is not None
+        and current is not None
+        and not settings.has_fault("consents-both-accepted")
+    ):
+        problems.add(
+            "endUserTermsConsent",
+            "MUTUALLY_EXCLUSIVE",
+            "send agreementConsents or the deprecated endUserTermsConsent, not both",
+        )
+    if current is not None:
+        entries.extend(_agreement_consents(problems, current))
+    if legacy is not None:
+        obj = problems.object("endUserTermsConsent", legacy)
+        if obj is not None:
+            entry = _consent(problems, obj, "endUserTermsConsent", END_USER_TERMS)
+            if entry is not None:
+                entries.append(entry)
+    return entries
+
+
+def _agreement_consents(problems: Problems, value: Any) -> list[dict[str, Any]]:
+    items = problems.array("agreementConsents", value)
+    if items is None:
+        return []
+    entries: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index, item in enumerate(items):
+        path = at("agreementConsents", index)
+        obj = problems.object(path, item)
+        if obj is None:
+            continue
+        kind = problems.required(obj, "type", path)
+        if kind is None:
+            _consent(problems, obj, path, None)
+            continue
+        if not isinstance(kind, str) or kind not in BY_TYPE:  # a dict is unhashable
+            problems.one_of(at(path, "type"), kind, BY_TYPE)
+            _consent(problems, obj, path, None)
+            continue
+        if kind in seen:
+            problems.add(at(path, "type"), "DUPLICATE", "at most one entry per type")
+        seen.add(kind)
+        entry = _consent(problems, obj, path, kind)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _consent(
+    problems: Problems, obj: Mapping[str, Any], path: str, kind: str | None
+) -> dict[str, Any] | None:
+    """One acceptance of agreement ``kind`` (None: the type itself was invalid)."""
+    before = len(problems)
+    for key in ("termsVersion", "acceptedAt", "ipAddress"):
+        problems.required(obj, key, path)
+    entry: dict[str, Any] = {}
+    version = obj.get("termsVersion")
+    if version is not None and text(problems, at(path, "termsVersion"), version) is not None:
+        agreement = BY_TYPE.get(kind or "")
+        if agreement is not None and version != agreement.version:
+            problems.add(
+                at(path, "termsVersion"),
+                "TERMS_VERSION",
+                f"must be the current version {agreement.version} of {agreement.type}",
+            )
+        entry["termsVersion"] = version
+    checks = {"acceptedAt": timestamp, "ipAddress": ip_address, "acceptanceMethod": text}
+    for key, check in checks.items():
+        if obj.get(key) is not None:
+            entry[key] = check(problems, at(path, key), obj[key])
+    if kind is None or len(problems) != before:
+        return None
+    return {"type": kind, **{key: entry[key] for key in _CONSENT_FIELDS if key in entry}}
+
+
+def record(
+    stored: Mapping[str, dict[str, Any]],
+    entries: list[dict[str, Any]],
+    settings: ServerSettings,
+) -> dict[str, dict[str, Any]]:
+    """The acceptances on file after recording ``entries``: the latest per type wins and
+    other types are untouched (§4), unless `consent-replaces-other-types` is on."""
+    if not entries:
+        return dict(stored)
+    if settings.has_fault("consent-replaces-other-types"):
+        stored = {}
+    merged = dict(stored)
+    for entry in entries:
+        merged[entry["type"]] = entry
+    return merged
+
+
+def render(stored: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """``agreementConsents`` (catalogue order) and, once accepted, the mirrored
+    deprecated ``endUserTermsConsent`` for a customer response."""
+    consents = [stored[a.type] for a in AGREEMENTS if a.type in stored]
+    body: dict[str, Any] = {"agreementConsents": consents}
+    terms = stored.get(END_USER_TERMS)
+    if terms is not None:
+        body["endUserTermsConsent"] = {k: v for k, v in terms.items() if k != "type"}
+    return body

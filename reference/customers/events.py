@@ -1,0 +1,52 @@
+"""``CUSTOMER.KYC_*`` / ``CUSTOMER.KYB_*`` events for a status change (§3 Customer
+verification, §6 Events).
+
+A decision reached without passing through ``PENDING`` first is reported as the two steps
+§3 shows: ``_PENDING``, then the decision with a strictly later timestamp. Call
+``announce`` inside the transaction that stores the change, so the events exist exactly
+when it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from reference.customers.store import PENDING, UNVERIFIED, Customer, render
+from reference.server.clock import iso, later_than, parse_iso, utc_now
+from reference.server.settings import ServerSettings
+from reference.webhooks.events import Webhooks
+
+
+def steps(before: str, after: str) -> list[str]:
+    """The statuses §3 walks from ``before`` to ``after`` (empty when unchanged)."""
+    if after in (before, UNVERIFIED):
+        return []
+    if after == PENDING or before == PENDING:
+        return [after]
+    return [PENDING, after]
+
+
+def announce(
+    webhooks: Webhooks, settings: ServerSettings, before: str, customer: Customer
+) -> list[str]:
+    """Queue one event per step from ``before`` to the stored ``customer.status``; return
+    the event types. ``data`` is the customer as it was at that step."""
+    walked = steps(before, customer.status)
+    stamp = iso(utc_now())
+    types: list[str] = []
+    for index, status in enumerate(walked):
+        if index > 0:
+            stamp = _next_stamp(stamp, settings)
+        event_type = customer.event_prefix + status
+        snapshot = render(replace(customer, status=status))
+        webhooks.enqueue_event(customer.platform_id, event_type, snapshot, timestamp=stamp)
+        types.append(event_type)
+    return types
+
+
+def _next_stamp(previous: str, settings: ServerSettings) -> str:
+    """A timestamp strictly after ``previous`` (before it under `kyc-events-out-of-order`)."""
+    if settings.has_fault("kyc-events-out-of-order"):
+        return iso(parse_iso(previous) - timedelta(milliseconds=1))
+    return later_than(previous)

@@ -1,0 +1,239 @@
+"""Validation of ``POST /customers`` and ``PATCH /customers/{customerId}`` bodies.
+
+Every field is checked and every problem recorded before one ``InvalidInput`` is raised
+(§7 Errors). The rules are the reference's contract (ARCHITECTURE.md, "Customers"); the
+result is the customer's complete field set after the request, ready to store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reference.customers import agreements
+from reference.customers.store import BUSINESS, INDIVIDUAL, Customer
+from reference.customers.tax_ids import tax_id_problem
+from reference.customers.user_info import provider_required_customer_fields
+from reference.server.field_checks import (
+    Check,
+    address,
+    country,
+    email,
+    past_date,
+    phone,
+    pick,
+    string_list,
+    text,
+)
+from reference.server.settings import ServerSettings
+from reference.server.validation import Problems, at
+
+CUSTOMER_TYPES = (INDIVIDUAL, BUSINESS)
+BUSINESS_REQUIRED = ("legalName", "country", "taxId", "incorporatedOn")
+
+
+def _boolean(problems: Problems, path: str, value: Any) -> bool | None:
+    return problems.boolean(path, value)
+
+
+# Top-level fields of both customer types (§2 Customer). The due-diligence fields the
+# interface describes without naming are given names here (ARCHITECTURE.md choices).
+_FIELDS: Mapping[str, Check] = {
+    "platformCustomerId": text,
+    "fullName": text,
+    "birthDate": past_date,
+    "nationality": country,
+    "email": email,
+    "phoneNumber": phone,
+    "region": country,
+    "address": address,
+    "purposeOfAccount": text,
+    "sourceOfFunds": text,
+    "expectedMonthlyTransactionCount": text,
+    "expectedMonthlyTransactionVolume": text,
+    "annualIncomeRange": text,
+    "netWorthRange": text,
+    "politicallyExposedPerson": _boolean,
+    "idType": text,
+    "identifier": text,
+    "countryOfIssuance": country,
+}
+_BUSINESS_FIELDS: Mapping[str, Check] = {
+    "legalName": text,
+    "country": country,
+    "taxId": text,
+    "incorporatedOn": past_date,
+    "registrationNumber": text,
+    "entityType": text,
+    "businessType": text,
+    "countriesOfOperation": lambda p, path, v: string_list(p, path, v, country),
+    "primaryContactFirstName": text,
+    "primaryContactLastName": text,
+}
+# UserInfoFieldName -> the field that carries it, per customer type. Businesses carry the
+# person-shaped names in businessInfo (their required fields), so a business is never
+# asked for a birth date (ARCHITECTURE.md lists the individual mapping).
+_PROVIDER_FIELD = {
+    INDIVIDUAL: {
+        "FULL_NAME": "fullName",
+        "BIRTH_DATE": "birthDate",
+        "NATIONALITY": "nationality",
+        "ADDRESS": "address",
+        "PHONE_NUMBER": "phoneNumber",
+        "EMAIL": "email",
+        "TAX_ID": "identifier",
+    },
+    BUSINESS: {
+        "FULL_NAME": "businessInfo.legalName",
+        "BIRTH_DATE": "businessInfo.incorporatedOn",
+        "NATIONALITY": "businessInfo.country",
+        "ADDRESS": "address",
+        "PHONE_NUMBER": "phoneNumber",
+        "EMAIL": "email",
+        "BUSINESS_NAME": "businessInfo.legalName",
+        "TAX_ID": "businessInfo.taxId",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ValidCustomer:
+    """A validated request: the type, every field after the request, consents to record."""
+
+    customer_type: str
+    fields: dict[str, Any]
+    consents: list[dict[str, Any]]
+
+
+def validate_create(
+    body: Mapping[str, Any], supported: Collection[str], settings: ServerSettings
+) -> ValidCustomer:
+    """The new customer a valid ``POST /customers`` body describes."""
+    problems = Problems()
+    kind = problems.required(body, "customerType", "")
+    if kind is not None:
+        kind = problems.one_of("customerType", kind, CUSTOMER_TYPES)
+    fields = _common(problems, body, supported)
+    info = body.get("businessInfo")
+    if kind == BUSINESS:
+        obj = problems.object("businessInfo", info) if info is not None else None
+        if info is None:
+            problems.add("businessInfo", "REQUIRED", "is required for BUSINESS customers")
+        if obj is not None:
+            for key in BUSINESS_REQUIRED:
+                problems.required(obj, key, "businessInfo")
+            fields["businessInfo"] = _business_info(problems, obj, {}, settings)
+    elif kind == INDIVIDUAL and info is not None:
+        problems.add("businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo")
+    consents = agreements.validate_consents(problems, body, settings)
+    if kind is not None:
+        _provider_required(problems, kind, fields, body)
+    problems.raise_if_any()
+    assert kind is not None
+    return ValidCustomer(kind, fields, consents)
+
+
+def validate_patch(
+    body: Mapping[str, Any],
+    customer: Customer,
+    supported: Collection[str],
+    settings: ServerSettings,
+) -> ValidCustomer:
+    """The customer's fields after a valid PATCH body (fields not sent are kept)."""
+    problems = Problems()
+    kind = customer.customer_type
+    sent_type = body.get("customerType")
+    if sent_type is not None and sent_type != kind:
+        problems.add("customerType", "IMMUTABLE", "cannot change after creation")
+    fields = {**customer.fields, **_common(problems, body, supported)}
+    info = body.get("businessInfo")
+    if info is not None:
+        if kind == INDIVIDUAL:
+            problems.add("businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo")
+        else:
+            obj = problems.object("businessInfo", info)
+            if obj is not None:
+                fields["businessInfo"] = _business_info(
+                    problems, obj, customer.fields.get("businessInfo", {}), settings
+                )
+    consents = agreements.validate_consents(problems, body, settings)
+    _provider_required(problems, kind, fields, body)
+    problems.raise_if_any()
+    return ValidCustomer(kind, fields, consents)
+
+
+def _common(
+    problems: Problems, body: Mapping[str, Any], supported: Collection[str]
+) -> dict[str, Any]:
+    fields = pick(problems, body, "", _FIELDS)
+    sent = body.get("currencies")
+    if sent is not None:
+        items = problems.array("currencies", sent)
+        if items is not None:
+            before = len(problems)
+            for index, code in enumerate(items):
+                path = at("currencies", index)
+                if problems.string(path, code) is not None and code not in supported:
+                    problems.add(
+                        path,
+                        "UNSUPPORTED_CURRENCY",
+                        "must be a currency the platform's supportedCurrencies lists",
+                    )
+            if len(problems) == before:
+                fields["currencies"] = list(items)
+    return fields
+
+
+def _business_info(
+    problems: Problems,
+    obj: Mapping[str, Any],
+    stored: Mapping[str, Any],
+    settings: ServerSettings,
+) -> dict[str, Any]:
+    """``businessInfo`` after merging the sent keys into the stored ones."""
+    checked = pick(problems, obj, "businessInfo", _BUSINESS_FIELDS)
+    merged = {**stored, **checked}
+    country_code, tax_id = merged.get("country"), merged.get("taxId")
+    touched = "country" in obj or "taxId" in obj
+    valid_parts = obj.get("country") is None or "country" in checked
+    if (
+        touched
+        and valid_parts
+        and country_code is not None
+        and tax_id is not None
+        and not settings.has_fault("tax-id-unchecked")
+    ):
+        problem = tax_id_problem(country_code, tax_id)
+        if problem is not None:
+            problems.add("businessInfo.taxId", "TAX_ID_FORMAT", problem)
+    return merged
+
+
+def _provider_required(
+    problems: Problems, kind: str, fields: Mapping[str, Any], body: Mapping[str, Any]
+) -> None:
+    """Each field the provider needs for the customer's currencies (§2 PlatformConfig).
+
+    A field sent but invalid already has its error; it is not reported twice.
+    """
+    mapping = _PROVIDER_FIELD[kind]
+    missing: list[str] = []
+    for code in fields.get("currencies", []):
+        for name in provider_required_customer_fields(code):
+            path = mapping.get(name)
+            if path is None or path in missing or _sent(body, path) or _value(fields, path):
+                continue
+            missing.append(path)
+    for path in missing:
+        problems.add(path, "PROVIDER_REQUIRED", "the provider requires it for these currencies")
+
+
+def _value(fields: Mapping[str, Any], path: str) -> Any:
+    head, _, rest = path.partition(".")
+    value = fields.get(head)
+    return value.get(rest) if rest and isinstance(value, dict) else value
+
+
+def _sent(body: Mapping[str, Any], path: str) -> bool:
+    return _value(body, path) is not None

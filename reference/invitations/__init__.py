@@ -1,0 +1,1 @@
+"""UMA invitations (§2 Other records, §3 Invitation)."""

@@ -1,0 +1,116 @@
+"""UMA invitations (§1 item 8, §2 Other records, §3 Invitation, §6 invitation claimed).
+
+Shown: statuses ``PENDING`` and ``CLAIMED``; a customer's claim attaches the invitee UMA
+address and fires the claimed webhook. Paths, bodies and the event's type and payload are
+not shown, so the reference's choice (ARCHITECTURE.md, "Cards, agents and invitations"):
+
+- ``POST /invitations {inviterCustomerId?}`` → ``201`` ``{id: Invitation:<uuid>, status:
+  PENDING, inviterCustomerId, claimedByCustomerId: null, inviteeUmaAddress: null, createdAt,
+  updatedAt}``; ``GET /invitations/{invitationId}`` reads it.
+- ``POST /invitations/{invitationId}/claim {customerId}`` → ``200`` the invitation
+  ``CLAIMED``, ``claimedByCustomerId`` the customer and ``inviteeUmaAddress``
+  ``$<username>@<umaDomain>`` (the username is ``u`` + the first 12 hex digits of the
+  customer's uuid); the event ``INVITATION.CLAIMED`` carries the invitation. A claimed
+  invitation → ``409 INVITATION_ALREADY_CLAIMED``; an unknown customer → ``400``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+from reference.configuration.store import load_config
+from reference.customers import store as customer_store
+from reference.server.clock import iso, later_than, utc_now
+from reference.server.db import Database
+from reference.server.errors import ApiError, FieldError, InvalidInput
+from reference.server.routing import ApiRequest, Operation, api_route
+
+PENDING = "PENDING"
+CLAIMED = "CLAIMED"
+EVENT = "INVITATION.CLAIMED"
+
+
+def _render(row: Any) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "status": row["status"],
+        "inviterCustomerId": row["inviter_customer_id"],
+        "claimedByCustomerId": row["claimed_by"],
+        "inviteeUmaAddress": row["invitee_uma"],
+        "createdAt": row["created_at"],
+        "updatedAt": row["updated_at"],
+    }
+
+
+def _load(db: Database, platform_id: str, invitation_id: str) -> Any:
+    row = db.fetchone(
+        "SELECT * FROM invitations WHERE id = ? AND platform_id = ?", (invitation_id, platform_id)
+    )
+    if row is None:
+        raise ApiError(404, "NOT_FOUND", f"no invitation {invitation_id}")
+    return row
+
+
+def _customer(db: Database, platform_id: str, value: Any, field: str) -> str:
+    if not isinstance(value, str) or customer_store.load(db, platform_id, value) is None:
+        raise InvalidInput([FieldError(field, "UNKNOWN_CUSTOMER", "a customer of the platform")])
+    return value
+
+
+def create(request: ApiRequest) -> Response:
+    """``POST /invitations {inviterCustomerId?}`` → ``201`` the invitation."""
+    db, platform_id = request.services.db, request.platform.id
+    inviter = request.body.get("inviterCustomerId")
+    with db.transaction():
+        if inviter is not None:
+            inviter = _customer(db, platform_id, inviter, "inviterCustomerId")
+        now = iso(utc_now())
+        invitation_id = f"Invitation:{uuid.uuid4()}"
+        db.execute(
+            """INSERT INTO invitations (id, platform_id, inviter_customer_id, status,
+               created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)""",
+            (invitation_id, platform_id, inviter, PENDING, now, now),
+        )
+        row = _load(db, platform_id, invitation_id)
+    return JSONResponse(_render(row), status_code=201)
+
+
+def read(request: ApiRequest) -> Response:
+    """``GET /invitations/{invitationId}``."""
+    row = _load(request.services.db, request.platform.id, request.path_params["invitationId"])
+    return JSONResponse(_render(row))
+
+
+def claim(request: ApiRequest) -> Response:
+    """``POST /invitations/{invitationId}/claim {customerId}`` → the invitation ``CLAIMED``."""
+    services, platform_id = request.services, request.platform.id
+    db, settings = services.db, services.settings
+    with db.transaction():
+        row = _load(db, platform_id, request.path_params["invitationId"])
+        customer_id = _customer(db, platform_id, request.body.get("customerId"), "customerId")
+        if row["status"] != PENDING:
+            raise ApiError(409, "INVITATION_ALREADY_CLAIMED", f"{row['id']} is {row['status']}")
+        domain = load_config(db, platform_id).effective_uma_domain
+        username = "u" + customer_id.split(":", 1)[-1].replace("-", "")[:12]
+        uma = None if settings.has_fault("invitation-claim-no-uma") else f"${username}@{domain}"
+        db.execute(
+            """UPDATE invitations SET status = ?, claimed_by = ?, invitee_uma = ?, updated_at = ?
+               WHERE id = ?""",
+            (CLAIMED, customer_id, uma, later_than(row["updated_at"]), row["id"]),
+        )
+        row = _load(db, platform_id, row["id"])
+        if not settings.has_fault("invitation-claim-no-event"):
+            services.webhooks.enqueue_event(
+                platform_id, EVENT, _render(row), timestamp=row["updated_at"]
+            )
+    return JSONResponse(_render(row))
+
+
+ROUTES = [
+    api_route("/invitations", Operation("POST", create, body=True)),
+    api_route("/invitations/{invitationId}", Operation("GET", read)),
+    api_route("/invitations/{invitationId}/claim", Operation("POST", claim, body=True)),
+]

@@ -1,0 +1,166 @@
+"""Quote pricing: exchange rate, fees and amounts (§4 Quotes and transactions, rule 3;
+ARCHITECTURE.md, "Quotes").
+
+Fees are taken in the sending currency; the net is converted at the quoted rate. With
+``S`` the total sending amount, ``R`` the total receiving amount (both in smallest units),
+``f`` the service's variable fee fraction, ``fixed`` its fixed fee and ``platform`` the
+platform's fee, and ``k`` the rate in smallest units (``exchangeRate`` *
+10^(receiving decimals - sending decimals)):
+
+- Sending locked: ``variable = round_half_up(S * f)``, ``fees = variable + fixed +
+  platform``, ``R = floor((S - fees) * k)``.
+- Receiving locked: ``net = ceil(R / k)``, ``S = ceil((net + fixed + platform) / (1 - f))``,
+  ``variable = S - net - fixed - platform``.
+
+Rounding: the variable fee on a locked sending amount rounds half up (0.5 of a smallest
+unit goes to the fee); a received amount rounds down and an amount to send rounds up, so
+the customer is never promised more than the sending amount buys. Everything is computed
+with exact fractions, never floats.
+
+Fee schedule: ``f`` = 0.003 and ``fixed`` = 50 (sending currency) across currencies, 0 and
+0 within one. The platform fee is ``round_half_up(base * variableRateBps / 10000) +
+fixedFee`` from ``platformFeeOverride``, else (USD source, cross-currency) from the first
+``feeConfigs`` entry for the source currency; its base is ``S`` when sending is locked and
+``net`` when receiving is locked (there ``S`` depends on the fee, so the fee cannot).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from reference.payments import rates
+from reference.server.currencies import Currency
+from reference.server.settings import ServerSettings
+
+SENDING = "SENDING"
+RECEIVING = "RECEIVING"
+CROSS_VARIABLE_RATE = Decimal("0.003")
+CROSS_FIXED_FEE = 50
+PLATFORM_FEE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
+# What the `same-currency-rate-not-one` fault reports and converts with.
+WRONG_SAME_CURRENCY_RATE = Decimal("1.01")
+
+
+class PricingError(ValueError):
+    """The locked amount cannot pay for the fees, or buys nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fees:
+    """The fee schedule of one quote."""
+
+    variable_rate: Decimal
+    fixed: int
+    platform_bps: int = 0
+    platform_fixed: int = 0
+
+    def platform_fee(self, base: int) -> int:
+        """The platform's fee on ``base`` smallest units."""
+        return round_half_up(Fraction(base * self.platform_bps, 10_000)) + self.platform_fixed
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """Everything a quote states about money."""
+
+    exchange_rate: Decimal
+    total_sending: int
+    total_receiving: int
+    variable_fee: int
+    fees: Fees
+    platform_fee: int
+
+    @property
+    def fees_included(self) -> int:
+        """``feesIncluded``: variable + fixed + platform."""
+        return self.variable_fee + self.fees.fixed + self.platform_fee
+
+
+def round_half_up(value: Fraction) -> int:
+    """The nearest integer to a non-negative ``value``, halves rounded up."""
+    return math.floor(value + Fraction(1, 2))
+
+
+def exchange_rate(sending: str, receiving: str, settings: ServerSettings) -> Decimal:
+    """The quoted rate; exactly 1 within one currency (§4 rule 1)."""
+    if sending == receiving and settings.has_fault("same-currency-rate-not-one"):
+        return WRONG_SAME_CURRENCY_RATE
+    return rates.rate(sending, receiving)
+
+
+def fee_schedule(
+    sending: str,
+    receiving: str,
+    fee_configs: Sequence[Mapping[str, Any]],
+    override: Mapping[str, Any] | None,
+) -> Fees:
+    """The service's and the platform's fees for a quote from ``sending`` to ``receiving``.
+
+    ``override`` is a validated ``platformFeeOverride`` (USD sources only, checked by the
+    caller)."""
+    cross = sending != receiving
+    variable_rate = CROSS_VARIABLE_RATE if cross else Decimal(0)
+    fixed = CROSS_FIXED_FEE if cross else 0
+    platform: Mapping[str, Any] | None = override
+    if platform is None and cross and sending == PLATFORM_FEE_CURRENCY:
+        platform = next((c for c in fee_configs if c.get("sourceCurrency") == sending), None)
+    if platform is None:
+        return Fees(variable_rate, fixed)
+    return Fees(
+        variable_rate,
+        fixed,
+        platform_bps=int(platform.get("variableRateBps") or 0),
+        platform_fixed=int(platform.get("fixedFee") or 0),
+    )
+
+
+def price(
+    side: str,
+    amount: int,
+    sending: Currency,
+    receiving: Currency,
+    fees: Fees,
+    settings: ServerSettings,
+    *,
+    pulled: bool = False,
+) -> Price:
+    """Price a quote whose ``side`` is locked at ``amount``; PricingError if it cannot.
+    ``pulled``: the source is an external account (only the `pull-fee-on-receiving-side`
+    fault reads it)."""
+    rate = exchange_rate(sending.code, receiving.code, settings)
+    # receiving smallest units per sending smallest unit
+    k = Fraction(rate) * Fraction(10) ** (receiving.decimals - sending.decimals)
+    f = Fraction(fees.variable_rate)
+    on_receiving = settings.has_fault("fee-on-receiving-side") or (
+        pulled and settings.has_fault("pull-fee-on-receiving-side")
+    )
+    if side == SENDING:
+        total_sending = amount
+        platform = fees.platform_fee(total_sending)
+        if on_receiving:  # the fee taken on what is converted: S = net * (1 + f) + fixed
+            base = total_sending - fees.fixed - platform
+            variable = base - math.floor(Fraction(base) / (1 + f))
+        else:
+            variable = round_half_up(total_sending * f)
+        net = total_sending - variable - fees.fixed - platform
+        if net <= 0:
+            raise PricingError("the sending amount does not cover the fees")
+        total_receiving = math.floor(net * k)
+        if total_receiving <= 0:
+            raise PricingError("the sending amount after fees buys nothing")
+    else:
+        total_receiving = amount
+        net = math.ceil(amount / k)
+        platform = fees.platform_fee(net)
+        if on_receiving:
+            variable = round_half_up(net * f)
+            total_sending = net + fees.fixed + platform + variable
+        else:
+            total_sending = math.ceil((net + fees.fixed + platform) / (1 - f))
+            variable = total_sending - net - fees.fixed - platform
+    return Price(rate, total_sending, total_receiving, variable, fees, platform)

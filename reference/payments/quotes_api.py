@@ -1,0 +1,69 @@
+"""Quote endpoints (§4 Quotes and transactions): ``POST /quotes``, ``GET /quotes/{quoteId}``
+and ``POST /quotes/{quoteId}/execute``.
+
+Creation validates and prices (``quote_validation``), stores the quote with its
+transaction (``quote_store``) and, with ``immediatelyExecute``, executes it in the same DB
+transaction (``payments``): a request that cannot be paid leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference.payments import execution as payments
+from reference.payments import money_faults, quote_store, shape_faults
+from reference.payments.quote_validation import validate
+from reference.sca import authentication as sca
+from reference.server.errors import ApiError
+from reference.server.routing import ApiRequest, Operation, api_route
+from reference.wallet import accounts as wallet_accounts
+
+
+def create_quote(request: ApiRequest) -> Response:
+    """``POST /quotes`` → 201 Quote (``PENDING``, or ``COMPLETED`` when executed at once)."""
+    services = request.services
+    with services.db.transaction():
+        valid = validate(services, request.platform.id, request.body)
+        lifetime = services.settings.quote_lifetime_s
+        quote = quote_store.create(services.db, request.platform.id, valid, lifetime)
+        quote = sca.challenge_on_create(services, quote)  # just-in-time under SCA
+        if valid.immediately:
+            quote = payments.execute_on_creation(services, quote)
+    body = shape_faults.quote(services.settings, quote_store.render(quote))
+    body = money_faults.quote_answer(services.settings, body)
+    return JSONResponse(body, status_code=201)
+
+
+def get_quote(request: ApiRequest) -> Response:
+    """``GET /quotes/{quoteId}``; a ``PENDING`` quote past ``expiresAt`` reads ``EXPIRED``."""
+    db = request.services.db
+    quote_id = request.path_params["quoteId"]
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
+        quote = quote_store.load(db, request.platform.id, quote_id)
+    if quote is None:
+        raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
+    return JSONResponse(
+        money_faults.quote_answer(request.services.settings, quote_store.render(quote))
+    )
+
+
+def execute_quote(request: ApiRequest) -> Response:
+    """``POST /quotes/{quoteId}/execute`` → 200 Quote ``PROCESSING``; 409 when it is no
+    longer ``PENDING``, 400 ``QUOTE_EXPIRED`` after ``expiresAt``, 400
+    ``INSUFFICIENT_FUNDS``. From an embedded wallet: 202 until the signed retry (§5 item 4)."""
+    quote_id = request.path_params["quoteId"]
+    challenge = wallet_accounts.execute_challenge(request, quote_id)
+    if challenge is not None:
+        return challenge
+    with wallet_accounts.signed_execute(request, quote_id):
+        quote = payments.execute(request.services, request.platform.id, quote_id)
+    return JSONResponse(quote_store.render(quote))
+
+
+ROUTES = [
+    api_route("/quotes", Operation("POST", create_quote, body=True)),
+    api_route("/quotes/{quoteId}", Operation("GET", get_quote)),
+    api_route("/quotes/{quoteId}/execute", Operation("POST", execute_quote)),
+]

@@ -1,0 +1,87 @@
+"""Transaction endpoints (§4 Quotes and transactions): ``GET /transactions`` and
+``GET /transactions/{transactionId}``.
+
+The list answers ``{"data": [Transaction]}``, newest first, filtered by ``customerId``,
+``status`` and ``type``. ``status`` filters payment transactions only, so combining it with
+``type=CARD`` is ``400 INVALID_INPUT`` (§4, §7). Card transactions are listed with
+``type=CARD`` or a ``cardId`` filter (a ``Card:`` id or the bare uuid, §4), and only then.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference.cards import issuing as cards
+from reference.cards import transactions as card_transactions
+from reference.payments import quote_store, shape_faults
+from reference.payments import transaction_store as txns
+from reference.payments.money_faults import card_status_listed
+from reference.sca import authentication as sca
+from reference.server.errors import ApiError
+from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.validation import Problems
+
+CARD = "CARD"
+TYPES = (txns.OUTGOING, "INCOMING", CARD)
+
+
+def list_transactions(request: ApiRequest) -> Response:
+    """``GET /transactions?customerId=&status=&type=&cardId=`` → ``{"data": [...]}``."""
+    db = request.services.db
+    query = request.query
+    problems = Problems()
+    status, kind = query.get("status"), query.get("type")
+    if card_status_listed(request.services.settings, status, kind):
+        return JSONResponse({"data": []})  # `card-status-filter-card-statuses`
+    if status is not None:
+        problems.one_of("status", status, txns.STATUSES)
+    if kind is not None:
+        problems.one_of("type", kind, TYPES)
+    if status is not None and kind == CARD:
+        problems.add("status", "NOT_WITH_CARD", "status filters payment transactions only")
+    problems.raise_if_any()
+    card_id = query.get("cardId") or None
+    if kind == CARD or (card_id is not None and kind is None):
+        return _card_transactions(request, card_id)
+    if kind == "INCOMING" or card_id is not None:
+        return JSONResponse({"data": []})
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
+        found = txns.find(db, request.platform.id, query.get("customerId") or None, status)
+    settings = request.services.settings
+    data = [shape_faults.transaction(settings, txns.render(t)) for t in found]
+    return JSONResponse({"data": data})
+
+
+def _card_transactions(request: ApiRequest, card_id: str | None) -> Response:
+    """Card transactions, by card (``Card:`` id or bare uuid) and customer when given."""
+    services = request.services
+    if card_id is not None:
+        bare_refused = services.settings.has_fault("card-id-filter-prefix-only")
+        card_id = card_id if bare_refused else cards.card_id_of(card_id)
+    customer_id = request.query.get("customerId") or None
+    found = card_transactions.find(services.db, request.platform.id, customer_id, card_id)
+    return JSONResponse({"data": [card_transactions.render(services, t) for t in found]})
+
+
+def get_transaction(request: ApiRequest) -> Response:
+    """``GET /transactions/{transactionId}`` → the Transaction."""
+    db = request.services.db
+    transaction_id = request.path_params["transactionId"]
+    with db.transaction():
+        quote_store.expire_due(db, request.platform.id)
+        sca.expire_due(request.services, request.platform.id)
+        transaction = txns.load(db, request.platform.id, transaction_id)
+    if transaction is None:
+        card_row = card_transactions.load(db, request.platform.id, transaction_id)
+        if card_row is not None:
+            return JSONResponse(card_transactions.render(request.services, card_row))
+        raise ApiError(404, "NOT_FOUND", f"no transaction {transaction_id}")
+    return JSONResponse(txns.render(transaction))
+
+
+ROUTES = [
+    api_route("/transactions", Operation("GET", list_transactions)),
+    api_route("/transactions/{transactionId}", Operation("GET", get_transaction)),
+]

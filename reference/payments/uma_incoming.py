@@ -1,0 +1,60 @@
+"""An incoming UMA payment (§4 sandbox: the path of its simulator is not shown; ours is
+``POST /sandbox/uma/incoming-payments {accountId, amount, senderUmaAddress?}``; ARCHITECTURE.md,
+"Just-in-time funding, pull sources, UMA and on-chain transfers").
+
+The payment arrives in the customer's ``ACTIVE`` internal account in that account's
+currency: one ``INCOMING`` / ``CREDIT`` transaction, ``COMPLETED``, whose ``source`` is the
+sender's UMA address, and the account credited, in one DB transaction. The answer is the
+Transaction (``201``).
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+
+from reference.accounts import ledger
+from reference.accounts import states as account_states
+from reference.accounts.api import read_amount
+from reference.payments import transaction_store as txns
+from reference.payments.incoming import completed_incoming
+from reference.payments.uma import ADDRESS_FIELD, UMA_ADDRESS
+from reference.server.errors import ApiError
+from reference.server.field_checks import text
+from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.validation import Problems
+
+UMA_DEPOSIT = "UMA_INCOMING"  # ledger kind
+DEFAULT_SENDER = "$sender@vasp.sandbox.example"
+
+
+def incoming_payment(request: ApiRequest) -> Response:
+    """``POST /sandbox/uma/incoming-payments`` → 201 the incoming Transaction."""
+    services = request.services
+    db = services.db
+    problems = Problems()
+    account_id = problems.required(request.body, "accountId", "")
+    if account_id is not None:
+        account_id = text(problems, "accountId", account_id)
+    amount = read_amount(request.body, problems)
+    sender = request.body.get("senderUmaAddress", DEFAULT_SENDER)
+    problems.string("senderUmaAddress", sender)
+    problems.raise_if_any()
+    with db.transaction():
+        account = account_states.receiving_account(services, request.platform.id, str(account_id))
+        if account.customer_id is None:
+            raise ApiError(
+                409, "ACCOUNT_CANNOT_RECEIVE", f"{account.id} is the platform's own account"
+            )
+        source = {"sourceType": UMA_ADDRESS, ADDRESS_FIELD: str(sender)}
+        transaction = completed_incoming(account, amount, f"UMA payment from {sender}", source)
+        if services.settings.has_fault("uma-incoming-no-transaction"):
+            ledger.post(db, account.id, amount, UMA_DEPOSIT)  # credited, but no transaction
+        else:
+            txns.insert(db, transaction)
+            ledger.post(db, account.id, amount, UMA_DEPOSIT, transaction.id)
+    return JSONResponse(txns.render(transaction), status_code=201)
+
+
+ROUTES = [
+    api_route("/sandbox/uma/incoming-payments", Operation("POST", incoming_payment, body=True)),
+]

@@ -1,0 +1,1 @@
+"""Strong customer authentication (§5 SCA)."""

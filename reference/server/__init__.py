@@ -1,0 +1,2 @@
+"""The sandbox's server: application, routing, settings, database, auth, errors, validation,
+seams and the ``serve`` command."""

@@ -1,0 +1,112 @@
+"""The Starlette application: routers under the versioned base path, auth, error envelope,
+the unauthenticated hosted pages beside them, and the webhook worker in the lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Mount
+
+from reference.accounts import api as accounts_api
+from reference.accounts import external_accounts, ownership, rule_based
+from reference.accounts import states as account_states
+from reference.agents import approvals as agent_approvals
+from reference.agents import delegation as agents
+from reference.agents.policy import AgentPolicyMiddleware
+from reference.cards import issuing as cards
+from reference.cards import simulators as card_simulators
+from reference.cards import tokenize as card_tokenize
+from reference.configuration import api as config_api
+from reference.customers import api as customers_api
+from reference.customers import contact_verification, documents, kyc_links, owners, verifications
+from reference.invitations import claims as invitations
+from reference.payments import (
+    incoming,
+    jit,
+    limits,
+    quotes_api,
+    rate_refusals,
+    stablecoins,
+    transactions_api,
+    transfers_legacy,
+    uma_incoming,
+)
+from reference.payments.payout_scenarios import SlowSettler
+from reference.sca import api as sca_api
+from reference.server import hosted
+from reference.server.auth import BasicAuthMiddleware
+from reference.server.errors import EXCEPTION_HANDLERS
+from reference.server.method_routing import method_routes
+from reference.server.services import Services
+from reference.wallet import accounts as wallet_accounts
+from reference.wallet import api as wallet_api
+from reference.webhooks import sandbox_api
+
+# One entry per API module; a new area (customers, quotes, ...) adds its ROUTES here.
+# Starlette matches in order: customers_api lists its fixed paths before /{customerId}, and
+# the account routers (/customers/internal-accounts, /customers/external-accounts) go first.
+ROUTERS: Sequence[Sequence[BaseRoute]] = (
+    config_api.ROUTES,
+    accounts_api.ROUTES,
+    account_states.ROUTES,
+    rule_based.ROUTES,
+    external_accounts.ROUTES,
+    ownership.ROUTES,
+    incoming.ROUTES,
+    customers_api.ROUTES,
+    contact_verification.ROUTES,
+    kyc_links.ROUTES,
+    owners.ROUTES,
+    documents.ROUTES,
+    verifications.ROUTES,
+    sandbox_api.ROUTES,
+    quotes_api.ROUTES,
+    sca_api.ROUTES,
+    transactions_api.ROUTES,
+    limits.ROUTES,
+    rate_refusals.ROUTES,
+    jit.ROUTES,
+    transfers_legacy.ROUTES,
+    uma_incoming.ROUTES,
+    wallet_api.ROUTES,
+    wallet_accounts.ROUTES,
+    cards.ROUTES,
+    agents.ROUTES,
+    agent_approvals.ROUTES,
+    invitations.ROUTES,
+    stablecoins.ROUTES,
+    card_tokenize.ROUTES,
+    card_simulators.ROUTES,
+)
+
+
+def create_app(services: Services) -> Starlette:
+    """The ASGI app serving ``services``; the worker runs while the app is up."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await services.delivery.start()
+        settler = SlowSettler(services)  # completes 003 slow payouts when due
+        settler.start()
+        try:
+            yield
+        finally:
+            settler.stop()
+            await services.delivery.stop()
+
+    api = Mount(
+        services.settings.base_path,
+        routes=method_routes([route for routes in ROUTERS for route in routes]),
+        middleware=[
+            Middleware(BasicAuthMiddleware, services=services),
+            Middleware(AgentPolicyMiddleware, services=services),
+        ],
+    )
+    # Hosted pages are opened by end users in a browser: outside the API, no credentials.
+    routes: list[BaseRoute] = [*hosted.ROUTES, api]
+    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
+    app.state.services = services
+    return app

@@ -1,0 +1,111 @@
+"""HTTP Basic authentication of platforms (§5 Authentication).
+
+``Authorization: Basic base64(<token id>:<secret>)``. A sandbox accepts only sandbox
+credentials; every failure is 401 ``UNAUTHORIZED`` with a ``reason`` naming the check.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from reference.agents import bearer as agent_auth
+from reference.agents.bearer import AGENT_SCOPE_KEY
+from reference.server.errors import Unauthorized
+from reference.server.platforms import (
+    PRIMARY,
+    PRODUCTION,
+    Platform,
+    find_credential,
+    hash_secret,
+    platform_by_role,
+)
+from reference.server.services import Services
+
+PLATFORM_SCOPE_KEY = "reference.platform"
+
+REASON_MISSING = "missing Authorization header"
+REASON_NOT_BASIC = "Authorization header must use the Basic scheme"
+REASON_BAD_BASE64 = "Basic credentials are not valid base64"
+REASON_NO_COLON = "Basic credentials must be '<token id>:<secret>'"
+REASON_UNKNOWN_TOKEN = "unknown API token id"
+REASON_WRONG_SECRET = "wrong secret for this API token id"
+REASON_PRODUCTION = (
+    "production credentials are bound to the production environment; this is the sandbox"
+)
+
+
+def parse_basic(header: str) -> tuple[str, str]:
+    """The token id and secret of a Basic ``Authorization`` value, or ``Unauthorized``."""
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "basic" or not token.strip():
+        raise Unauthorized(REASON_NOT_BASIC)
+    try:
+        decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise Unauthorized(REASON_BAD_BASE64) from exc
+    token_id, colon, secret = decoded.partition(":")
+    if not colon:
+        raise Unauthorized(REASON_NO_COLON)
+    return token_id, secret
+
+
+def authenticate(services: Services, header: str | None) -> Platform:
+    """The platform the request acts for, or ``Unauthorized`` naming the failed check.
+
+    The checks run in the order a person would debug them; the fault modes of this area
+    each skip exactly one of them.
+    """
+    settings = services.settings
+    if header is None:
+        if settings.has_fault("auth-accept-missing"):
+            return platform_by_role(services.db, PRIMARY)
+        raise Unauthorized(REASON_MISSING)
+    token_id, secret = parse_basic(header)
+    stored = find_credential(services.db, token_id)
+    if stored is None:
+        raise Unauthorized(REASON_UNKNOWN_TOKEN)
+    secret_matches = hmac.compare_digest(hash_secret(secret), stored.secret_sha256)
+    if not secret_matches and not settings.has_fault("auth-accept-wrong-secret"):
+        raise Unauthorized(REASON_WRONG_SECRET)
+    if stored.environment == PRODUCTION and not settings.has_fault("auth-accept-production-keys"):
+        raise Unauthorized(REASON_PRODUCTION)
+    return stored.platform
+
+
+class BasicAuthMiddleware:
+    """Authenticates every request under the versioned base path before routing.
+
+    Unknown paths and methods under the base path also need credentials, so the sandbox
+    does not tell anonymous callers which routes exist.
+    """
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.services = services
+
+    def _open_by_fault(self, path: str) -> bool:
+        """Fault ``stablecoins-unauthenticated``: ``/stablecoins`` served without credentials."""
+        settings = self.services.settings
+        return settings.has_fault("stablecoins-unauthenticated") and path.endswith("/stablecoins")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            header = Headers(scope=scope).get("authorization")
+            # The lookup takes the database lock; keep it off the event loop.
+            if agent_auth.is_bearer(header):  # an agent's access token (§5 HTTP Bearer)
+                assert header is not None
+                found = await run_in_threadpool(agent_auth.authenticate, self.services, header)
+                scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
+            elif header is None and self._open_by_fault(str(scope["path"])):
+                scope[PLATFORM_SCOPE_KEY] = platform_by_role(self.services.db, PRIMARY)
+            else:
+                scope[PLATFORM_SCOPE_KEY] = await run_in_threadpool(
+                    authenticate, self.services, header
+                )
+        await self.app(scope, receive, send)

@@ -1,0 +1,219 @@
+"""``python -m reference serve``: run the reference sandbox on loopback.
+
+After the socket accepts connections, the first stdout line is one JSON object with the
+base URL, the credentials and the webhook public key; everything else goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import logging
+import math
+import signal
+import socket
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import Any, NoReturn
+
+import uvicorn
+
+from reference.accounts.rule_based import FEATURES
+from reference.cards.issuing import FEATURES as CARD_FEATURES
+from reference.faults import UnknownFaultError, describe_faults, validate_faults
+from reference.server.app import create_app
+from reference.server.platforms import CredentialConflictError
+from reference.server.services import Services, open_services
+from reference.server.settings import IN_MEMORY, ServerSettings
+from reference.wallet.crypto import enclave_public_hex
+from reference.wallet.oidc import ISSUERS
+from reference.wallet.passkeys import ORIGIN, RP_ID
+from reference.webhooks.signing import public_key_pem
+
+
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0..65535, got {text}")
+    return port
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line parser."""
+    parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the reference sandbox")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
+    serve.add_argument("--db", default=IN_MEMORY, help="SQLite file (default: in memory)")
+    serve.add_argument("--regulated", action="store_true", help="platform is regulated")
+    serve.add_argument(
+        "--skip-verification-paperwork",
+        action="store_true",
+        help="sandbox setting 'Skip verification paperwork' on",
+    )
+    serve.add_argument(
+        "--quote-lifetime", type=_seconds, default=60.0, metavar="SECONDS", help="default 60"
+    )
+    serve.add_argument("--client-id", help="fixed sandbox token id of the primary platform")
+    serve.add_argument("--client-secret", help="fixed secret to go with --client-id")
+    serve.add_argument(
+        "--fault", action="append", default=[], metavar="NAME", help="break one behaviour"
+    )
+    serve.add_argument("--list-faults", action="store_true", help="list fault modes and exit")
+    # Usage errors found after parsing are reported with the sub-command's usage line.
+    serve.set_defaults(usage_error=serve.error)
+    return parser
+
+
+def settings_from_args(args: argparse.Namespace) -> ServerSettings:
+    """Validated settings, or a usage error (exit 2) naming the bad flag."""
+    usage_error: Callable[[str], NoReturn] = args.usage_error
+    if (args.client_id is None) != (args.client_secret is None):
+        usage_error("--client-id and --client-secret go together; give both or neither")
+    if args.client_id is not None and (not args.client_id or ":" in args.client_id):
+        usage_error(f"--client-id must be non-empty and contain no ':', got {args.client_id!r}")
+    if args.client_secret == "":
+        usage_error("--client-secret must not be empty")
+    try:
+        faults = validate_faults(args.fault)
+    except UnknownFaultError as exc:
+        usage_error(f"--fault: {exc}")
+    return ServerSettings(
+        host=args.host,
+        port=args.port,
+        db_path=args.db,
+        regulated=args.regulated,
+        skip_verification_paperwork=args.skip_verification_paperwork,
+        quote_lifetime_s=args.quote_lifetime,
+        faults=faults,
+        client_id=args.client_id,
+        client_secret=args.client_secret,
+    )
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; binding here makes port 0 known before the banner is printed."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(address)
+    sock.listen(128)
+    return sock
+
+
+def base_url(sock: socket.socket, base_path: str) -> str:
+    """The URL clients use; a wildcard bind is reached through loopback."""
+    host, port = sock.getsockname()[:2]
+    address = ipaddress.ip_address(host)
+    if address.is_unspecified:
+        address = ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
+    shown = f"[{address}]" if address.version == 6 else str(address)
+    return f"http://{shown}:{port}{base_path}"
+
+
+def banner(services: Services, url: str) -> dict[str, Any]:
+    """The start-up line: the output contract's four keys first, then the extras."""
+    settings = services.settings
+    creds = services.credentials
+    return {
+        "base_url": url,
+        "client_id": creds.primary.token_id,
+        "client_secret": creds.primary.secret,
+        "webhook_public_key_pem": public_key_pem(services.webhook_key),
+        "second_client_id": creds.second.token_id,
+        "second_client_secret": creds.second.secret,
+        "production_client_id": creds.production.token_id,
+        "production_client_secret": creds.production.secret,
+        "faults": sorted(settings.faults),
+        "regulated": settings.regulated,
+        "skip_verification_paperwork": settings.skip_verification_paperwork,
+        # the module implementing the suite's adapter hooks for this sandbox
+        "adapter": "reference.adapter",
+        # embedded-wallet authentication (§5): passkey relying party, OIDC issuers, and the
+        # enclave key that signs bundles
+        "wallet_rp_id": RP_ID,
+        "wallet_origin": ORIGIN,
+        "wallet_oidc_issuers": list(ISSUERS),
+        "wallet_enclave_public_key": enclave_public_hex(services.db),
+        # features the suite may rely on (its --features), e.g. rule-based accounts
+        "features": [*FEATURES, *CARD_FEATURES],
+    }
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """A uvicorn server that runs a callback once it is accepting connections."""
+
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit:
+            self._on_started()
+
+
+def _exit_quietly(signum: int, frame: FrameType | None) -> None:
+    # uvicorn handles SIGINT/SIGTERM while serving and re-raises them once it has shut
+    # down; ending here with status 0 makes that a clean exit instead of a kill.
+    raise SystemExit(0)
+
+
+def serve(settings: ServerSettings) -> int:
+    """Serve until SIGINT or SIGTERM; return the exit status."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _exit_quietly)
+    try:
+        sock = bind(settings.host, settings.port)
+    except OSError as exc:
+        print(f"cannot listen on {settings.host}:{settings.port}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        services = open_services(settings)
+    except CredentialConflictError as exc:
+        print(f"--client-id: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:
+        print(f"--db {settings.db_path!r}: cannot open the database: {exc}", file=sys.stderr)
+        return 2
+    url = base_url(sock, settings.base_path)
+
+    def announce() -> None:
+        sys.stdout.write(json.dumps(banner(services, url)) + "\n")
+        sys.stdout.flush()
+
+    config = uvicorn.Config(
+        create_app(services), log_level="warning", access_log=False, lifespan="on"
+    )
+    server = _AnnouncingServer(config, announce)
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        services.db.close()
+        sock.close()
+    return 0 if server.started else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m reference``."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.list_faults:
+        print(describe_faults())
+        return 0
+    return serve(settings_from_args(args))

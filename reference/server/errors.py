@@ -1,0 +1,144 @@
+"""The error envelope every failure is rendered in (ARCHITECTURE.md, "Error envelope").
+
+``{"status": N, "code": "<CODE>", "message": "...", "details"?: {...}, "reason"?: "..."}``
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from reference.server.settings import ServerSettings
+
+log = logging.getLogger(__name__)
+
+AUTH_REALM = 'Basic realm="GPSI sandbox", charset="UTF-8"'
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One invalid field: where it is, which rule it broke, and a sentence for people."""
+
+    field: str
+    constraint: str
+    message: str
+
+    def as_json(self) -> dict[str, str]:
+        """The entry of ``details.errors[]``."""
+        return {"field": self.field, "constraint": self.constraint, "message": self.message}
+
+
+class ApiError(Exception):
+    """An error answer: raise it anywhere below a route and the handler renders it."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        details: Mapping[str, Any] | None = None,
+        reason: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = dict(details) if details is not None else None
+        self.reason = reason
+        self.headers = dict(headers or {})
+
+    def body(self) -> dict[str, Any]:
+        """The JSON envelope of this error."""
+        body: dict[str, Any] = {"status": self.status, "code": self.code, "message": self.message}
+        if self.details is not None:
+            body["details"] = self.details
+        if self.reason is not None:
+            body["reason"] = self.reason
+        return body
+
+
+class InvalidInput(ApiError):
+    """400 ``INVALID_INPUT`` listing every invalid field at once (§7)."""
+
+    def __init__(self, errors: Sequence[FieldError]) -> None:
+        self.errors = tuple(errors)
+        count = len(self.errors)
+        super().__init__(
+            400,
+            "INVALID_INPUT",
+            f"{count} invalid field{'' if count == 1 else 's'}",
+            details={"errors": [error.as_json() for error in self.errors]},
+        )
+
+
+class Unauthorized(ApiError):
+    """401 ``UNAUTHORIZED`` whose ``reason`` names the failed check (§5)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            401,
+            "UNAUTHORIZED",
+            "authentication failed",
+            reason=reason,
+            headers={"WWW-Authenticate": AUTH_REALM},
+        )
+
+
+def render(error: ApiError, settings: ServerSettings) -> JSONResponse:
+    """The HTTP response for ``error``; the two envelope fault modes live here."""
+    if isinstance(error, InvalidInput) and settings.has_fault("validation-first-error-only"):
+        error = InvalidInput(error.errors[:1])
+    body = error.body()
+    if error.status == 401 and settings.has_fault("auth-no-reason"):
+        body.pop("reason", None)
+    return JSONResponse(body, status_code=error.status, headers=error.headers)
+
+
+def _settings(request: Request) -> ServerSettings:
+    settings: ServerSettings = request.app.state.services.settings
+    return settings
+
+
+async def handle_api_error(request: Request, exc: Exception) -> Response:
+    """Exception handler for ``ApiError``."""
+    assert isinstance(exc, ApiError)
+    return render(exc, _settings(request))
+
+
+_ROUTING_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+
+
+async def handle_http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own 404/405 (unknown path, unknown method) in our envelope."""
+    assert isinstance(exc, HTTPException)
+    code = _ROUTING_CODES.get(exc.status_code, "HTTP_ERROR")
+    message = exc.detail
+    if exc.status_code == 404:
+        message = f"no resource at {request.url.path}"
+    elif exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        message = f"{request.method} is not allowed on {request.url.path}; allowed: {allowed}"
+    error = ApiError(exc.status_code, code, message, headers=exc.headers)
+    return render(error, _settings(request))
+
+
+async def handle_unexpected(request: Request, exc: Exception) -> Response:
+    """A bug: log the traceback to stderr and answer 500 in the envelope."""
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    error = ApiError(500, "INTERNAL_ERROR", "internal error in the reference sandbox")
+    return render(error, _settings(request))
+
+
+EXCEPTION_HANDLERS = {
+    ApiError: handle_api_error,
+    HTTPException: handle_http_exception,
+    Exception: handle_unexpected,
+}

@@ -1,0 +1,108 @@
+"""How an API module declares a route: a synchronous handler taking an ``ApiRequest``.
+
+``api_route`` reads and checks the body on the event loop (JSON by default, or with the
+operation's own reader, e.g. a multipart form), then runs the handler in the thread pool,
+where it may use the database (which takes a lock and may block).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers, QueryParams
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from reference.server.auth import PLATFORM_SCOPE_KEY
+from reference.server.errors import FieldError, InvalidInput
+from reference.server.platforms import Platform
+from reference.server.services import Services
+
+
+@dataclass(frozen=True, slots=True)
+class ApiRequest:
+    """What a handler gets: the caller's platform, the parsed body and the services.
+
+    ``root_url`` is scheme, host and port as the caller reached us, for links the sandbox
+    serves outside the versioned API (hosted pages).
+    """
+
+    services: Services
+    platform: Platform
+    body: dict[str, Any]
+    path_params: Mapping[str, Any]
+    query: QueryParams
+    headers: Headers
+    root_url: str = ""
+
+
+Handler = Callable[[ApiRequest], Response]
+BodyReader = Callable[[Request], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One method of a path: its handler, and whether it takes a JSON object body.
+
+    Without ``body`` any request body is ignored and the handler sees ``{}``; a ``reader``
+    replaces the JSON reading (and implies a body).
+    """
+
+    method: str
+    handler: Handler
+    body: bool = False
+    reader: BodyReader | None = None
+
+
+def api_route(path: str, *operations: Operation) -> Route:
+    """A route under the versioned base path serving each of ``operations``.
+
+    One route per path, so a 405 answer's ``Allow`` header lists every method of it.
+    """
+    by_method = {operation.method: operation for operation in operations}
+
+    async def endpoint(request: Request) -> Response:
+        operation = by_method[request.method if request.method != "HEAD" else "GET"]
+        if operation.reader is not None:
+            parsed = await operation.reader(request)
+        else:
+            parsed = await read_json_object(request) if operation.body else {}
+        api_request = ApiRequest(
+            services=request.app.state.services,
+            platform=request.scope[PLATFORM_SCOPE_KEY],
+            body=parsed,
+            path_params=request.path_params,
+            query=request.query_params,
+            headers=request.headers,
+            root_url=f"{request.url.scheme}://{request.url.netloc}",
+        )
+        return await run_in_threadpool(operation.handler, api_request)
+
+    return Route(path, endpoint, methods=list(by_method), name=path)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _body_error(constraint: str, message: str) -> InvalidInput:
+    return InvalidInput([FieldError("body", constraint, message)])
+
+
+async def read_json_object(request: Request) -> dict[str, Any]:
+    """The request body as a JSON object, or 400 ``INVALID_INPUT`` on field ``body``."""
+    raw = await request.body()
+    if not raw.strip():
+        raise _body_error("REQUIRED", "a JSON object body is required")
+    try:
+        value = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise _body_error("JSON", "must be valid JSON") from exc
+    if not isinstance(value, dict):
+        raise _body_error("TYPE_OBJECT", "must be a JSON object")
+    return value

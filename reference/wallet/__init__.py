@@ -1,0 +1,1 @@
+"""Embedded-wallet authentication (§5) and embedded-wallet accounts."""

@@ -1,0 +1,163 @@
+"""OIDC tokens of ``OAUTH`` credentials (§5 item 3, item 5; ARCHITECTURE.md, "OAuth").
+
+The sandbox skips the provider's signature (§5 item 5) but parses the token strictly and
+checks its claims: a token that is not three strict base64url segments of JSON is malformed
+(``400 INVALID_INPUT`` on ``oidcToken``); every failed check is a 401 whose ``reason``
+names it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import math
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from reference.server.errors import FieldError, InvalidInput, Unauthorized
+from reference.server.settings import ServerSettings
+
+ISSUERS = (
+    "https://accounts.google.com",
+    "https://appleid.apple.com",
+    "https://oidc.sandbox.gpsi.test",
+)
+MAX_AGE_S = 60
+SKEW_S = 5
+MAX_TOKEN_LENGTH = 16_384
+_SEGMENT = re.compile(r"[A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What an ``OAUTH`` credential stores and a fresh token must match."""
+
+    iss: str
+    aud: str
+    sub: str
+
+    def as_json(self) -> dict[str, str]:
+        """The credential's ``oauth`` object."""
+        return {"iss": self.iss, "aud": self.aud, "sub": self.sub}
+
+
+def _malformed(message: str) -> InvalidInput:
+    return InvalidInput([FieldError("oidcToken", "JWT", message)])
+
+
+def _segment(text: str) -> Any:
+    """One base64url segment decoded as JSON; base64.b64decode without validate=True would
+    silently drop the ``-`` and ``_`` of base64url, hence the translation and validation."""
+    if not _SEGMENT.fullmatch(text) or len(text) % 4 == 1:
+        raise _malformed("segments must be base64url")
+    padded = text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4)
+    try:
+        raw = base64.b64decode(padded, validate=True)
+        return json.loads(raw, parse_constant=_no_constant)
+    except (binascii.Error, ValueError, RecursionError) as exc:
+        raise _malformed("segments must be base64url of JSON") from exc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse(token: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The token's header and claims, or 400 ``INVALID_INPUT`` on ``oidcToken``."""
+    if not isinstance(token, str) or not token:
+        raise InvalidInput([FieldError("oidcToken", "TYPE_STRING", "must be a JWT string")])
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise _malformed(f"must be at most {MAX_TOKEN_LENGTH} characters")
+    parts = token.split(".")
+    if len(parts) != 3 or not parts[0] or not parts[1]:
+        raise _malformed("must be three base64url segments separated by dots")
+    if not _SEGMENT.fullmatch(parts[2]) or len(parts[2]) % 4 == 1:
+        raise _malformed("the signature segment must be base64url")
+    header, claims = _segment(parts[0]), _segment(parts[1])
+    if not isinstance(header, dict) or not isinstance(claims, dict):
+        raise _malformed("header and claims must be JSON objects")
+    return header, claims
+
+
+def _number(value: Any) -> float | None:
+    # bool is an int in Python; a JSON true is not a number
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:  # a huge JSON integer does not fit a float: not a usable time
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _audience(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = value[0] if len(value) == 1 else None
+    return value if isinstance(value, str) and value else None
+
+
+def check(settings: ServerSettings, token: Any) -> tuple[Identity, dict[str, Any]]:
+    """Parse and check a token at ``now``: alg, issuer, audience, subject, freshness.
+
+    Returns the identity and the claims (verify reads ``nonce`` from them)."""
+    header, claims = parse(token)
+    alg = header.get("alg")
+    if not isinstance(alg, str) or (
+        alg.lower() == "none" and not settings.has_fault("wallet-oauth-alg-none")
+    ):
+        raise Unauthorized("unsigned token")
+    iss = claims.get("iss")
+    if not isinstance(iss, str) or iss not in ISSUERS:
+        raise Unauthorized("issuer not supported")
+    aud = _audience(claims.get("aud"))
+    if aud is None:
+        raise Unauthorized("audience: must be a non-empty string or a one-element array")
+    sub = claims.get("sub")
+    if not isinstance(sub, str) or not sub:
+        raise Unauthorized("subject missing")
+    now = time.time()
+    iat = _number(claims.get("iat"))
+    if not settings.has_fault("wallet-oauth-iat-unchecked"):
+        if iat is None:
+            raise Unauthorized("iat missing or not a number")
+        if iat < now - MAX_AGE_S - SKEW_S:
+            raise Unauthorized("token too old")
+        if iat > now + SKEW_S:
+            raise Unauthorized("token issued in the future")
+    exp = _number(claims.get("exp"))
+    if exp is None:
+        raise Unauthorized("exp missing or not a number")
+    if exp <= now:
+        raise Unauthorized("token expired")
+    return Identity(iss, aud, sub), claims
+
+
+def nonce_for(client_public_key: str) -> str:
+    """The nonce a verify token must carry: lower-case hex SHA-256 of the exact key string."""
+    return hashlib.sha256(client_public_key.encode()).hexdigest()
+
+
+def check_binding(
+    settings: ServerSettings,
+    stored: dict[str, Any],
+    identity: Identity,
+    claims: dict[str, Any],
+    client_public_key: str,
+) -> None:
+    """On verify: the stored identity matches and ``nonce`` binds ``clientPublicKey``."""
+    same = (stored.get("iss"), stored.get("aud"), stored.get("sub")) == (
+        identity.iss,
+        identity.aud,
+        identity.sub,
+    )
+    if not same and not settings.has_fault("wallet-oauth-identity-unchecked"):
+        raise Unauthorized("identity mismatch")
+    nonce = claims.get("nonce")
+    if nonce != nonce_for(client_public_key) and not settings.has_fault(
+        "wallet-oauth-nonce-ignored"
+    ):
+        raise Unauthorized("nonce mismatch")

@@ -1,0 +1,119 @@
+"""``EMAIL_OTP`` and ``SMS_OTP`` (§5 item 1): the enclave-signed target bundle, opening
+``encryptedOtpBundle`` with real HPKE, the fixed sandbox code and the TEK-signed retry
+(ARCHITECTURE.md, "Enclave-signed bundles", "Client → server")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+from reference.server.errors import FieldError, InvalidInput, Unauthorized
+from reference.server.routing import ApiRequest
+from reference.wallet import challenges as wallet_challenges
+from reference.wallet import crypto as wallet_crypto
+from reference.wallet import signatures as wallet_signatures
+from reference.wallet import store as wallet_store
+from reference.wallet.store import Credential
+
+SANDBOX_CODE = "000000"  # §5 item 5
+
+
+def challenge(request: ApiRequest, credential: Credential) -> Response:
+    """``200 {otpEncryptionTargetBundle, requestId}`` with a fresh per-challenge target key."""
+    db = request.services.db
+    target = wallet_crypto.new_key()
+    scalar = wallet_crypto.private_scalar(target).hex()
+    opened = wallet_challenges.open_challenge(db, credential.id, {"targetKey": scalar})
+    data = {
+        "targetPublic": wallet_crypto.public_hex(target.public_key()),
+        "credentialId": credential.id,
+        "customerId": credential.customer_id,
+    }
+    bundle = wallet_crypto.bundle(db, data)
+    return JSONResponse({"otpEncryptionTargetBundle": bundle, "requestId": opened.id})
+
+
+def _tek_key(request: ApiRequest, plaintext: bytes | None) -> str | None:
+    """Check the opened plaintext: the code, then the compressed TEK key; its hex."""
+    settings = request.services.settings
+    if plaintext is None:  # `wallet-otp-no-hpke`: an unopenable bundle taken as valid
+        return None
+    try:
+        content: Any = json.loads(plaintext)
+    except (ValueError, RecursionError) as exc:
+        raise Unauthorized("decryption failed: the plaintext is not JSON") from exc
+    if not isinstance(content, dict):
+        raise Unauthorized("decryption failed: the plaintext is not a JSON object")
+    if content.get("otp_code") != SANDBOX_CODE and not settings.has_fault("wallet-otp-any-code"):
+        raise Unauthorized("Invalid OTP code")
+    key_hex = content.get("public_key")
+    if wallet_crypto.public_key_from_hex(key_hex) is None:
+        raise Unauthorized("TEK key invalid")
+    assert isinstance(key_hex, str)
+    if not wallet_crypto.is_compressed_hex(key_hex) and not settings.has_fault(
+        "wallet-otp-uncompressed-ok"
+    ):
+        raise Unauthorized("TEK key not compressed")
+    return key_hex.lower()
+
+
+def verify(request: ApiRequest, credential: Credential, operation: str) -> Response:
+    """First call: open the bundle, check code and key → ``202 {payloadToSign, requestId}``;
+    the retry signed by the TEK key → ``200 {session}`` (+ ``encryptedSessionSigningKey``
+    for ``SMS_OTP``; for ``EMAIL_OTP`` the TEK key is the session key)."""
+    services = request.services
+    db = services.db
+    # The retry carries the signature; the first call may carry the challenge's Request-Id.
+    if request.headers.get(wallet_signatures.SIGNATURE_HEADER):
+        with db.transaction():
+            authorized = wallet_signatures.verify(request, operation, credential.customer_id)
+            return _open_session(request, credential, authorized.context.get("tek"))
+    sealed = wallet_crypto.sealed_from_json(request.body.get("encryptedOtpBundle"))
+    if sealed is None:
+        raise InvalidInput(
+            [
+                FieldError(
+                    "encryptedOtpBundle",
+                    "HPKE_BUNDLE",
+                    "must be {encappedPublic, ciphertext} in hex",
+                )
+            ]
+        )
+    with db.transaction():
+        found = wallet_challenges.find(
+            db, credential.id, request.headers.get(wallet_signatures.REQUEST_ID_HEADER)
+        )
+        target = wallet_crypto.private_from_scalar_hex(found.state["targetKey"])
+        plaintext: bytes | None
+        try:
+            plaintext = wallet_crypto.open_sealed(
+                target, sealed, raise_500=services.settings.has_fault("wallet-hpke-500")
+            )
+        except wallet_crypto.DecryptionFailed as exc:
+            if not services.settings.has_fault("wallet-otp-no-hpke"):
+                raise Unauthorized("decryption failed") from exc
+            plaintext = None
+        tek = _tek_key(request, plaintext)
+        wallet_challenges.use(db, found)
+        return wallet_signatures.challenge(
+            request, operation, credential.customer_id, signer_key=tek, context={"tek": tek}
+        )
+
+
+def _open_session(request: ApiRequest, credential: Credential, tek: str | None) -> Response:
+    db = request.services.db
+    if credential.type == wallet_store.EMAIL_OTP and tek is not None:
+        session = wallet_store.create_session(db, credential, tek)
+        return JSONResponse({"session": wallet_store.render_session(session)})
+    session_key = wallet_crypto.new_key()
+    public = wallet_crypto.public_hex(session_key.public_key())
+    session = wallet_store.create_session(db, credential, public)
+    body: dict[str, Any] = {"session": wallet_store.render_session(session)}
+    receiver = wallet_crypto.public_key_from_hex(tek)
+    if receiver is not None:
+        body["encryptedSessionSigningKey"] = wallet_crypto.sealed_bundle(
+            db, receiver, wallet_crypto.private_scalar(session_key), credential.customer_id
+        )
+    return JSONResponse(body)

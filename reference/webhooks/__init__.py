@@ -1,0 +1,1 @@
+"""Signed webhook events (§6): building, signing, the outbox and delivery."""
