@@ -18,13 +18,12 @@ from reference.agents import bearer as agent_auth
 from reference.agents.bearer import AGENT_SCOPE_KEY
 from reference.server.errors import Unauthorized
 from reference.server.platforms import (
-    PRIMARY,
     PRODUCTION,
     Platform,
     find_credential,
     hash_secret,
-    platform_by_role,
 )
+from reference.server.seams import seam
 from reference.server.services import Services
 
 PLATFORM_SCOPE_KEY = "reference.platform"
@@ -55,25 +54,33 @@ def parse_basic(header: str) -> tuple[str, str]:
     return token_id, secret
 
 
+ANONYMOUS_PLATFORM = seam(
+    "auth.anonymous_platform",
+    "the platform a request without Authorization acts for: None, so it is refused"
+    " (context: services, path)",
+)
+SECRET_MATCHES = seam("auth.secret_matches", "whether the secret matches the token id's")
+ENVIRONMENT_MATCHES = seam(
+    "auth.environment_matches", "whether the credential belongs to the sandbox environment"
+)
+
+
 def authenticate(services: Services, header: str | None) -> Platform:
     """The platform the request acts for, or ``Unauthorized`` naming the failed check.
 
-    The checks run in the order a person would debug them; the fault modes of this area
-    each skip exactly one of them.
+    The checks run in the order a person would debug them.
     """
     settings = services.settings
     if header is None:
-        if settings.has_fault("auth-accept-missing"):
-            return platform_by_role(services.db, PRIMARY)
         raise Unauthorized(REASON_MISSING)
     token_id, secret = parse_basic(header)
     stored = find_credential(services.db, token_id)
     if stored is None:
         raise Unauthorized(REASON_UNKNOWN_TOKEN)
     secret_matches = hmac.compare_digest(hash_secret(secret), stored.secret_sha256)
-    if not secret_matches and not settings.has_fault("auth-accept-wrong-secret"):
+    if not settings.seams.apply(SECRET_MATCHES, secret_matches):
         raise Unauthorized(REASON_WRONG_SECRET)
-    if stored.environment == PRODUCTION and not settings.has_fault("auth-accept-production-keys"):
+    if not settings.seams.apply(ENVIRONMENT_MATCHES, stored.environment != PRODUCTION):
         raise Unauthorized(REASON_PRODUCTION)
     return stored.platform
 
@@ -89,10 +96,10 @@ class BasicAuthMiddleware:
         self.app = app
         self.services = services
 
-    def _open_by_fault(self, path: str) -> bool:
-        """Fault ``stablecoins-unauthenticated``: ``/stablecoins`` served without credentials."""
-        settings = self.services.settings
-        return settings.has_fault("stablecoins-unauthenticated") and path.endswith("/stablecoins")
+    def _anonymous_platform(self, path: str) -> Platform | None:
+        """The platform a request without credentials acts for: none, it is refused."""
+        seams = self.services.settings.seams
+        return seams.apply(ANONYMOUS_PLATFORM, None, services=self.services, path=path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -102,8 +109,8 @@ class BasicAuthMiddleware:
                 assert header is not None
                 found = await run_in_threadpool(agent_auth.authenticate, self.services, header)
                 scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
-            elif header is None and self._open_by_fault(str(scope["path"])):
-                scope[PLATFORM_SCOPE_KEY] = platform_by_role(self.services.db, PRIMARY)
+            elif header is None and (anonymous := self._anonymous_platform(scope["path"])):
+                scope[PLATFORM_SCOPE_KEY] = anonymous
             else:
                 scope[PLATFORM_SCOPE_KEY] = await run_in_threadpool(
                     authenticate, self.services, header

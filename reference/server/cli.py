@@ -24,7 +24,7 @@ import uvicorn
 
 from reference.accounts.rule_based import FEATURES
 from reference.cards.issuing import FEATURES as CARD_FEATURES
-from reference.faults import UnknownFaultError, describe_faults, validate_faults
+from reference.faults import UnknownFaultError, describe_faults, seams_for, validate_faults
 from reference.server.app import create_app
 from reference.server.platforms import CredentialConflictError
 from reference.server.services import Services, open_services
@@ -88,6 +88,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         usage_error("--client-secret must not be empty")
     try:
         faults = validate_faults(args.fault)
+        seams = seams_for(faults)
     except UnknownFaultError as exc:
         usage_error(f"--fault: {exc}")
     return ServerSettings(
@@ -98,6 +99,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         skip_verification_paperwork=args.skip_verification_paperwork,
         quote_lifetime_s=args.quote_lifetime,
         faults=faults,
+        seams=seams,
         client_id=args.client_id,
         client_secret=args.client_secret,
     )

@@ -14,9 +14,12 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 log = logging.getLogger(__name__)
+
+ERROR_BODY = seam("errors.body", "the error envelope about to be answered (context: error)")
 
 AUTH_REALM = 'Basic realm="GPSI sandbox", charset="UTF-8"'
 
@@ -93,12 +96,8 @@ class Unauthorized(ApiError):
 
 
 def render(error: ApiError, settings: ServerSettings) -> JSONResponse:
-    """The HTTP response for ``error``; the two envelope fault modes live here."""
-    if isinstance(error, InvalidInput) and settings.has_fault("validation-first-error-only"):
-        error = InvalidInput(error.errors[:1])
-    body = error.body()
-    if error.status == 401 and settings.has_fault("auth-no-reason"):
-        body.pop("reason", None)
+    """The HTTP response for ``error``."""
+    body = settings.seams.apply(ERROR_BODY, error.body(), error=error)
     return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reference import INTERFACE_VERSION
-from reference.faults import FAULTS
+from reference.server.seams import Seams, seam
 
-# The version segment the `wrong-version-segment` fault serves instead of the real one.
-WRONG_VERSION = "2024-01-01"
+VERSION_SEGMENT = seam("server.version_segment", "the date segment the routes are served under")
 
 IN_MEMORY = ":memory:"
 
@@ -24,6 +23,7 @@ class ServerSettings:
     skip_verification_paperwork: bool = False
     quote_lifetime_s: float = 60.0
     faults: frozenset[str] = field(default_factory=frozenset)
+    seams: Seams = field(default_factory=Seams)
     client_id: str | None = None
     client_secret: str | None = None
 
@@ -33,14 +33,12 @@ class ServerSettings:
         Asking for a name outside the catalogue is a programming error, caught here so a
         typo in a guard cannot silently disable a fault.
         """
-        if name not in FAULTS:
-            raise KeyError(f"unknown fault mode {name!r}")
         return name in self.faults
 
     @property
     def api_version(self) -> str:
         """The date segment the routes are served under."""
-        return WRONG_VERSION if self.has_fault("wrong-version-segment") else INTERFACE_VERSION
+        return self.seams.apply(VERSION_SEGMENT, INTERFACE_VERSION)
 
     @property
     def base_path(self) -> str:
