@@ -30,3 +30,53 @@ def imported_packages(package: str) -> dict[str, set[str]]:
 def test_packages_do_not_import_each_other(package, forbidden):
     offenders = [f for f, names in imported_packages(package).items() if forbidden in names]
     assert not offenders, f"{package} imports {forbidden} in {offenders}"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def test_the_domain_never_imports_the_fault_layer():
+    """Only the fault layer itself and the composition root reach ``reference.faults``."""
+    allowed = {ROOT / "reference" / "server" / "cli.py"}
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "reference").rglob("*.py"))
+        if "faults" not in path.relative_to(ROOT / "reference").parts[:1]
+        and path not in allowed
+        and any(name.startswith("reference.faults") for name in _imported_modules(path))
+    ]
+    assert not offenders, f"domain modules import the fault layer: {offenders}"
+
+
+def test_the_domain_never_names_a_fault_mode():
+    """Fault names live in ``reference/faults/`` only: the domain passes values through seams."""
+    from reference.faults import FAULTS
+
+    offenders = []
+    for path in sorted((ROOT / "reference").rglob("*.py")):
+        if path.relative_to(ROOT / "reference").parts[0] == "faults":
+            continue
+        text = path.read_text(encoding="utf-8")
+        named = [name for name in FAULTS if f'"{name}"' in text]
+        named += ["has_fault"] if "has_fault" in text else []
+        if named:
+            offenders.append(f"{path.relative_to(ROOT)}: {named[:3]}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_folders_are_named_by_the_same_areas_on_both_sides():
+    areas = {"configuration", "customers", "accounts", "payments", "webhooks", "sca", "wallet",
+             "cards", "agents", "invitations"}  # fmt: skip
+    for package in ("conformance", "reference"):
+        for area in areas:
+            assert (ROOT / package / area / "__init__.py").is_file(), f"{package}/{area}/"
+    fault_modules = {path.stem for path in (ROOT / "reference" / "faults").glob("*.py")}
+    assert areas <= fault_modules, sorted(areas - fault_modules)

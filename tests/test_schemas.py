@@ -209,7 +209,7 @@ DECLINED_CARD_TRANSACTION = {
     "direction": "DEBIT",
     "cardDeclinedReason": "INSUFFICIENT_FUNDS",
 }
-# A PlatformConfig as the reference emits it (ARCHITECTURE.md, "PlatformConfig fields not
+# A PlatformConfig as the reference emits it (SANDBOX.md, "PlatformConfig fields not
 # shown in detail").
 PLATFORM_CONFIG = {
     "id": rid("PlatformConfig"),

@@ -26,6 +26,7 @@ from conformance.accounts.resource_events import ResourceEvents
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import Money
+from conformance.run import hookspecs
 from conformance.webhooks.event_checks import event_data, mentions_anywhere, names_resource
 from conformance.webhooks.sink import Delivery
 
@@ -42,8 +43,8 @@ __all__ = [
     "readable_statuses",
 ]
 
-PENDING_NUMBER_HOOK = "pytest_conformance_ownership_pending_account_number"
-OWNERSHIP_PROOF_HOOK = "pytest_conformance_ownership_proof"
+PENDING_NUMBER_HOOK = hookspecs.pytest_conformance_ownership_pending_account_number
+OWNERSHIP_PROOF_HOOK = hookspecs.pytest_conformance_ownership_proof
 PENDING = "PENDING_OWNERSHIP_VERIFICATION"
 EVENT = "EXTERNAL_ACCOUNT.STATUS_UPDATED"
 ACCOUNTS_CLAUSE = "§4 Accounts"
@@ -76,7 +77,7 @@ class Ownership:
             account.get("status") == PENDING,
             "§2 Resources and their fields — ExternalAccount",
             "an account registered with the number the adapter names "
-            f"({PENDING_NUMBER_HOOK}) starts PENDING_OWNERSHIP_VERIFICATION",
+            f"({PENDING_NUMBER_HOOK.__name__}) starts PENDING_OWNERSHIP_VERIFICATION",
             expected=PENDING,
             observed=account.get("status"),
             hint="the adapter hook promises a number whose account needs ownership verification",

@@ -18,11 +18,12 @@ import pytest
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.payments.money import Money
+from conformance.run import hookspecs
 
 __all__ = ["PATH", "SWEEP_RULE_HOOK", "Holder", "RuleBasedAccounts", "account_numbers"]
 
 PATH = "/internal-accounts"
-SWEEP_RULE_HOOK = "pytest_conformance_sweep_rule"
+SWEEP_RULE_HOOK = hookspecs.pytest_conformance_sweep_rule
 FEATURE = "rule-based-accounts"
 CLAUSE = "§4 Accounts"
 CURRENCY = "USD"

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import Balances, Money
 from conformance.payments.quote_bodies import quote_body
+from conformance.run import hookspecs
+from conformance.run.hookspecs import HookCaller, HookSpec
 
 __all__ = [
     "CLAUSE",
@@ -36,19 +38,13 @@ __all__ = [
 ]
 
 CLAUSE = "§3 Internal account"
-FREEZE_HOOK = "pytest_conformance_freeze_internal_account"
-CLOSE_HOOK = "pytest_conformance_close_internal_account"
-FAIL_PROVISIONING_HOOK = "pytest_conformance_fail_account_provisioning"
+FREEZE_HOOK = hookspecs.pytest_conformance_freeze_internal_account
+CLOSE_HOOK = hookspecs.pytest_conformance_close_internal_account
+FAIL_PROVISIONING_HOOK = hookspecs.pytest_conformance_fail_account_provisioning
 INACTIVE = ("PENDING", "CLOSED", "FROZEN", "FAILED")
 
 
-class HookCaller(Protocol):
-    """The ``adapter`` fixture: calls a hook, skipping the test when none implements it."""
-
-    def call(self, hook_name: str, **kwargs: Any) -> Any: ...
-
-
-def change_state(adapter: HookCaller, hook: str, account_id: str) -> None:
+def change_state(adapter: HookCaller, hook: HookSpec, account_id: str) -> None:
     """Have the target freeze, close or fail the account through the adapter ``hook``."""
     adapter.call(hook, account_id=account_id)
 

@@ -17,6 +17,7 @@ from typing import Any
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse, RawAuthorization, TargetClient
 from conformance.reporting.secrets import register_secret
+from conformance.run import hookspecs
 
 __all__ = [
     "BEARER_CLAUSE",
@@ -27,8 +28,8 @@ __all__ = [
     "Agents",
 ]
 
-DEVICE_CODE_HOOK = "pytest_conformance_agent_device_code"
-FORBIDDEN_HOOK = "pytest_conformance_agent_forbidden_request"
+DEVICE_CODE_HOOK = hookspecs.pytest_conformance_agent_device_code
+FORBIDDEN_HOOK = hookspecs.pytest_conformance_agent_forbidden_request
 REDEEM_CLAUSE = (
     "§4 Cards, stablecoins, agents, auth, sandbox — POST /agents/device-codes/{code}/redeem"
 )
@@ -70,7 +71,7 @@ class Agents:
             REDEEM_CLAUSE,
             "a device code to redeem is a non-empty string",
             observed=code,
-            hint=f"the adapter hook {DEVICE_CODE_HOOK} answers it",
+            hint=f"the adapter hook {DEVICE_CODE_HOOK.__name__} answers it",
         )
         return str(code)
 

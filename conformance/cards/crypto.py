@@ -1,7 +1,7 @@
 """Opening the provisioning payload of ``POST /cards/{id}/tokenize`` (§4 Cards, stablecoins,
 agents, auth, sandbox: "encrypted to the wallet provider's keys"; format not shown).
 
-The suite reads the format the reference chose (ARCHITECTURE.md, "Cards, agents and
+The suite reads the format the reference chose (SANDBOX.md, "Cards, agents and
 invitations"): a compact JWE, ``RSA-OAEP-256`` wrapping an ``A256GCM`` key, to the wallet
 provider's RSA key. Everything here takes untrusted input: a malformed value is ``None``
 (or a reason), never an exception.

@@ -20,6 +20,7 @@ from conformance.contract.assertions import adapter_record
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.payments.money import Money
+from conformance.run import hookspecs
 
 __all__ = [
     "AUTHORIZE_HOOK",
@@ -34,19 +35,19 @@ __all__ = [
     "Cards",
 ]
 
-ISSUE_HOOK = "pytest_conformance_issue_card"
-AUTHORIZE_HOOK = "pytest_conformance_simulate_card_authorization"
-CLEAR_HOOK = "pytest_conformance_clear_card_transaction"
-REVERSE_HOOK = "pytest_conformance_reverse_card_authorization"
-EXPIRE_HOOK = "pytest_conformance_expire_card_authorization"
-RETURN_HOOK = "pytest_conformance_card_merchant_return"
+ISSUE_HOOK = hookspecs.pytest_conformance_issue_card
+AUTHORIZE_HOOK = hookspecs.pytest_conformance_simulate_card_authorization
+CLEAR_HOOK = hookspecs.pytest_conformance_clear_card_transaction
+REVERSE_HOOK = hookspecs.pytest_conformance_reverse_card_authorization
+EXPIRE_HOOK = hookspecs.pytest_conformance_expire_card_authorization
+RETURN_HOOK = hookspecs.pytest_conformance_card_merchant_return
 CARD_CLAUSE = "§2 Resources and their fields — CardTransaction"
 LIST_CLAUSE = "§4 Quotes and transactions — GET /transactions"
 CARD_SCHEMA = "card-transaction"
 # The merchant the simulated network reports, location included (§2: city and state).
 MERCHANT = {"name": "Conformance Corner Shop", "city": "Austin", "state": "TX", "country": "US"}
 
-Call = Callable[..., Any]  # Adapter.call: a hook by name with keyword arguments
+Call = Callable[..., Any]  # Adapter.call: a hookspecs function with keyword arguments
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,7 @@ class Card:
         return str(self.record["id"])
 
 
-def _named(answer: Any, hook: str, what: str) -> dict[str, Any]:
+def _named(answer: Any, hook: hookspecs.HookSpec, what: str) -> dict[str, Any]:
     """The adapter's answer as an object naming an ``id``, or a failure saying so."""
     __tracebackhide__ = True
     return adapter_record(answer, hook, CARD_CLAUSE, what)

@@ -9,6 +9,7 @@ from conformance.contract.error_bodies import FieldPath, field_errors, reason_of
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import format_path
 from conformance.exchange.client import ApiResponse
+from conformance.run.hookspecs import HookSpec, hook_name
 
 __all__ = ["adapter_record", "assert_invalid_input", "assert_status", "assert_unauthorized"]
 
@@ -89,7 +90,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
     )
 
 
-def adapter_record(answer: Any, hook: str, clause: str, what: str) -> dict[str, Any]:
+def adapter_record(answer: Any, hook: HookSpec, clause: str, what: str) -> dict[str, Any]:
     """An adapter hook's answer as a record naming a non-empty string ``id``, or a failure
     naming ``clause`` and the hook (what the interface hides, the adapter answers)."""
     __tracebackhide__ = True
@@ -98,6 +99,6 @@ def adapter_record(answer: Any, hook: str, clause: str, what: str) -> dict[str, 
         clause,
         f"{what} is a record with an id",
         observed=answer,
-        hint=f"the adapter hook {hook} answers it",
+        hint=f"the adapter hook {hook_name(hook)} answers it",
     )
     return dict(answer)

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from conformance.contract.assertions import adapter_record
+from conformance.run import hookspecs
 
 __all__ = ["CLAIM_HOOK", "CREATE_HOOK", "INVITATION_CLAUSE", "Invitations", "uma_addresses"]
 
-CREATE_HOOK = "pytest_conformance_create_invitation"
-CLAIM_HOOK = "pytest_conformance_claim_invitation"
+CREATE_HOOK = hookspecs.pytest_conformance_create_invitation
+CLAIM_HOOK = hookspecs.pytest_conformance_claim_invitation
 INVITATION_CLAUSE = "§3 States and transitions — Invitation"
 RECORD_CLAUSE = "§2 Resources and their fields — Other records (Invitation)"
 _UMA = re.compile(r"^\$[^\s@$]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")
@@ -48,7 +49,7 @@ class Invitations:
     def __init__(self, call: Call) -> None:
         self._call = call
 
-    def _record(self, answer: Any, hook: str, what: str) -> dict[str, Any]:
+    def _record(self, answer: Any, hook: hookspecs.HookSpec, what: str) -> dict[str, Any]:
         __tracebackhide__ = True
         return adapter_record(answer, hook, RECORD_CLAUSE, f"{what} (an invitation)")
 

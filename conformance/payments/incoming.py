@@ -13,12 +13,13 @@ from typing import Any
 
 from conformance.accounts.resource_events import ResourceEvents
 from conformance.contract.failures import check
+from conformance.run import hookspecs
 from conformance.run.fixtures import Adapter
 from conformance.webhooks.sink import Delivery
 
 __all__ = ["PREFIX", "RETURN_HOOK", "STEPS", "refund_events", "returned_deposit"]
 
-RETURN_HOOK = "pytest_conformance_return_incoming_payment"
+RETURN_HOOK = hookspecs.pytest_conformance_return_incoming_payment
 PREFIX = "INCOMING_PAYMENT."
 PENDING = PREFIX + "REFUND_PENDING"
 COMPLETED = PREFIX + "REFUND_COMPLETED"
@@ -38,7 +39,7 @@ def returned_deposit(adapter: Adapter, account_id: str, amount: int) -> dict[str
         "§2 Resources and their fields — Transaction",
         "a returned incoming deposit is a Transaction with an id",
         observed=transaction,
-        hint=f"the adapter hook {RETURN_HOOK} answers the incoming Transaction",
+        hint=f"the adapter hook {RETURN_HOOK.__name__} answers the incoming Transaction",
     )
     return transaction
 

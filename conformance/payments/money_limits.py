@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import pytest
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import Money
+from conformance.run import hookspecs
+from conformance.run.hookspecs import HookCaller
 
 __all__ = [
     "HELD_ACCOUNT_HOOK",
@@ -35,16 +37,10 @@ __all__ = [
     "transaction_limits",
 ]
 
-LIMITS_HOOK = "pytest_conformance_transaction_limits"
-REFUSE_RATE_HOOK = "pytest_conformance_refuse_quote_rate"
-HELD_ACCOUNT_HOOK = "pytest_conformance_held_account_number"
+LIMITS_HOOK = hookspecs.pytest_conformance_transaction_limits
+REFUSE_RATE_HOOK = hookspecs.pytest_conformance_refuse_quote_rate
+HELD_ACCOUNT_HOOK = hookspecs.pytest_conformance_held_account_number
 ERRORS_CLAUSE = "§7 Errors"
-
-
-class HookCaller(Protocol):
-    """The ``adapter`` fixture: calls a hook, skipping the test when none implements it."""
-
-    def call(self, hook_name: str, **kwargs: Any) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +58,8 @@ def transaction_limits(adapter: HookCaller, currency: str) -> Limits:
     values = [answer.get(k) if isinstance(answer, Mapping) else None for k in ("size", "daily")]
     if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
         raise pytest.UsageError(
-            f"adapter hook {LIMITS_HOOK}(currency={currency!r}) returned {answer!r}; expected "
+            f"adapter hook {LIMITS_HOOK.__name__}(currency={currency!r}) returned {answer!r};"
+            " expected "
             '{"size": <positive int>, "daily": <positive int>} in the smallest unit'
         )
     size, daily = values

@@ -22,6 +22,7 @@ from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
 from conformance.payments.transaction_history import ORDINARY_SUFFIX
+from conformance.run import hookspecs
 
 __all__ = [
     "JIT_CLAUSE",
@@ -34,8 +35,8 @@ __all__ = [
     "reference_of",
 ]
 
-PAY_HOOK = "pytest_conformance_pay_instructions"
-TRANSFER_BODY_HOOK = "pytest_conformance_transfer_body"
+PAY_HOOK = hookspecs.pytest_conformance_pay_instructions
+TRANSFER_BODY_HOOK = hookspecs.pytest_conformance_transfer_body
 JIT_CLAUSE = "§4 Quotes and transactions"
 SEND_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sandbox/send"
 ACCOUNT_CLAUSE = "§2 Resources and their fields — ExternalAccount"

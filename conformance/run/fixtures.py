@@ -22,6 +22,7 @@ from conformance.invitations.flows import Invitations
 from conformance.payments.events import PaymentEvents
 from conformance.payments.money import Money
 from conformance.payments.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
+from conformance.run import hookspecs
 from conformance.run.locks import platform_lock
 from conformance.run.markers import ADVISORY_PROPERTY
 from conformance.run.profile import Credentials, TargetProfile
@@ -62,7 +63,7 @@ __all__ = [
 
 
 # The adapter hook that names an external account whose payouts fail (§4: not shown).
-FAILING_ACCOUNT_HOOK = "pytest_conformance_failing_account_number"
+FAILING_ACCOUNT_HOOK = hookspecs.pytest_conformance_failing_account_number
 
 
 def _state(config: pytest.Config) -> SessionState:
@@ -164,12 +165,13 @@ class Adapter:
         self._config = config
         self._profile = profile
 
-    def call(self, hook_name: str, **kwargs: Any) -> Any:
-        """Call an adapter hook; skip the test when no adapter implements it."""
-        hook = getattr(self._config.hook, hook_name)
-        result = hook(profile=self._profile, **kwargs)
+    def call(self, spec: hookspecs.HookSpec, **kwargs: Any) -> Any:
+        """Call the adapter hook ``spec`` (``hookspecs.pytest_conformance_x``); skip the test
+        when no adapter implements it."""
+        name = hookspecs.hook_name(spec)
+        result = getattr(self._config.hook, name)(profile=self._profile, **kwargs)
         if result is None:
-            pytest.skip(f"needs adapter hook '{hook_name}' (give --adapter a module with it)")
+            pytest.skip(f"needs adapter hook '{name}' (give --adapter a module with it)")
         return result
 
 

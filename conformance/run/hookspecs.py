@@ -7,7 +7,8 @@ the adapter lacks are skipped with the hook's name. Each hook receives the sessi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import pytest
 
@@ -226,7 +227,7 @@ def pytest_conformance_wallet_format(profile: Any) -> dict[str, Any] | None:
     """Return overrides of the embedded-wallet encodings §5 names but does not show, keyed
     by the fields of ``conformance.wallet.format.WalletFormat`` (e.g. ``{"hpke_info":
     "my_info", "signature_encoding": "der-base64"}``); None keeps the reference's formats
-    (ARCHITECTURE.md, "Embedded wallet authentication: the reference's choices")."""
+    (SANDBOX.md, "Embedded wallet authentication: the reference's choices")."""
 
 
 @hookspec(firstresult=True)
@@ -252,37 +253,27 @@ def pytest_conformance_other_endpoints(profile: Any) -> list[dict[str, Any]] | N
     (authentication, JSON bodies, the error envelope)."""
 
 
-ADAPTER_HOOKS: tuple[str, ...] = (
-    "pytest_conformance_contact_verification_code",
-    "pytest_conformance_complete_hosted_kyc",
-    "pytest_conformance_simulate_incoming_uma_payment",
-    "pytest_conformance_issue_card",
-    "pytest_conformance_simulate_card_authorization",
-    "pytest_conformance_clear_card_transaction",
-    "pytest_conformance_reverse_card_authorization",
-    "pytest_conformance_card_merchant_return",
-    "pytest_conformance_expire_card_authorization",
-    "pytest_conformance_card_tokenize_body",
-    "pytest_conformance_card_wallet_provider_key",
-    "pytest_conformance_agent_device_code",
-    "pytest_conformance_agent_forbidden_request",
-    "pytest_conformance_create_invitation",
-    "pytest_conformance_claim_invitation",
-    "pytest_conformance_other_endpoints",
-    "pytest_conformance_failing_account_number",
-    "pytest_conformance_sweep_rule",
-    "pytest_conformance_ownership_pending_account_number",
-    "pytest_conformance_ownership_proof",
-    "pytest_conformance_return_incoming_payment",
-    "pytest_conformance_transaction_limits",
-    "pytest_conformance_refuse_quote_rate",
-    "pytest_conformance_held_account_number",
-    "pytest_conformance_sca_login_body",
-    "pytest_conformance_sca_proof",
-    "pytest_conformance_pay_instructions",
-    "pytest_conformance_transfer_body",
-    "pytest_conformance_freeze_internal_account",
-    "pytest_conformance_close_internal_account",
-    "pytest_conformance_fail_account_provisioning",
-    "pytest_conformance_wallet_format",
+# Every adapter hook's name, in declaration order.
+ADAPTER_HOOKS: tuple[str, ...] = tuple(
+    name for name in dict(globals()) if name.startswith("pytest_conformance_")
 )
+
+HookSpec = Callable[..., Any]
+
+
+class HookCaller(Protocol):
+    """The ``adapter`` fixture: calls a hook, skipping the test when none implements it."""
+
+    def call(self, spec: HookSpec, **kwargs: Any) -> Any: ...
+
+
+def hook_name(spec: HookSpec) -> str:
+    """The name of the adapter hook ``spec``, given as an attribute of this module.
+
+    Suites and helpers name a hook by its spec function (``hookspecs.pytest_conformance_x``),
+    so a misspelt hook fails at import instead of skipping a test for a missing hook.
+    """
+    name = getattr(spec, "__name__", "")
+    if name not in ADAPTER_HOOKS or globals()[name] is not spec:
+        raise TypeError(f"{spec!r} is not an adapter hook of conformance.run.hookspecs")
+    return name

@@ -2,7 +2,8 @@
 
 - ``@requirement("ID", ...)``: the catalogue ids a test checks (every suite test has one).
 - ``@feature("rule-based-accounts")``: runs only when the profile enables the feature.
-- ``@adapter_hook("conformance_...")``: runs only when the adapter implements the hook.
+- ``@needs_adapter_hook(hookspecs.pytest_conformance_...)`` (mark ``adapter_hook``): runs
+  only when the adapter implements the hook.
 - ``@writes``: moves money or changes configuration; off in production unless allowed.
 - ``@resource("PlatformConfig")``: the Allure feature; defaults from the requirement's area.
 - ``@starts_early("fixture")``: that session fixture is set up when the run starts; the
@@ -18,13 +19,16 @@ from collections.abc import Iterable
 import pytest
 
 from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.run import hookspecs
 from conformance.run.profile import TargetProfile
 
 __all__ = [
     "MARKERS",
     "apply_item_labels",
+    "check_adapter_hook_marks",
     "item_part",
     "item_requirements",
+    "needs_adapter_hook",
     "register_markers",
     "select_parts",
     "skip_reason",
@@ -38,7 +42,7 @@ REQUESTS_PROPERTY = "conformance_requests"
 MARKERS = {
     "requirement(*ids)": "catalogue ids of the interface requirements this test checks",
     "feature(name)": "run only when the target profile enables this feature",
-    "adapter_hook(name)": "run only when the adapter implements this hook",
+    "adapter_hook(spec)": "run only when the adapter implements this hook (a hookspecs function)",
     "writes": "moves money or changes configuration; off in production unless allowed",
     "resource(name)": "the resource this test is about (Allure feature)",
     "starts_early(*fixtures)": "session fixtures set up at the start of the run (what must "
@@ -129,6 +133,24 @@ def select_parts(items: list[pytest.Item], parts: frozenset[str], config: pytest
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def needs_adapter_hook(*specs: hookspecs.HookSpec) -> pytest.MarkDecorator:
+    """The ``adapter_hook`` mark for ``specs`` (``hookspecs`` functions, by attribute): the
+    test runs only when the target's adapter implements every one of those hooks."""
+    return pytest.mark.adapter_hook.with_args(*(hookspecs.hook_name(spec) for spec in specs))
+
+
+def check_adapter_hook_marks(items: Iterable[pytest.Item]) -> None:
+    """Every ``adapter_hook`` mark names a hook of ``hookspecs``; a typo is a usage error."""
+    for item in items:
+        for mark in item.iter_markers("adapter_hook"):
+            unknown = [name for name in mark.args if name not in hookspecs.ADAPTER_HOOKS]
+            if unknown:
+                raise pytest.UsageError(
+                    f"{item.nodeid}: @adapter_hook names {unknown!r}, not an adapter hook of"
+                    " conformance.run.hookspecs (use markers.needs_adapter_hook(hookspecs.NAME))"
+                )
 
 
 def skip_reason(item: pytest.Item, profile: TargetProfile, config: pytest.Config) -> str | None:

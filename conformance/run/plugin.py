@@ -40,6 +40,7 @@ from conformance.run.embedded import EmbeddedStartError, start_embedded, wallet_
 from conformance.run.markers import (
     REQUESTS_PROPERTY,
     apply_item_labels,
+    check_adapter_hook_marks,
     item_part,
     register_markers,
     select_parts,
@@ -390,6 +391,7 @@ def pytest_collection_modifyitems(
     state = config.stash.get(STATE_KEY, None)
     if state is None:
         return
+    check_adapter_hook_marks(items)
     select_parts(items, _selected_parts(config), config)
     order_items(items)
     for item in items:

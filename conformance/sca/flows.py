@@ -19,6 +19,7 @@ import pytest
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import Money, Wallet
+from conformance.run import hookspecs
 
 __all__ = [
     "AUTHORIZE_CLAUSE",
@@ -34,8 +35,8 @@ SCA_CLAUSE = "§5 Authentication — SCA"
 TRANSITION_CLAUSE = "§3 Quote and transaction"
 AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
 LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/login/complete"
-LOGIN_HOOK = "pytest_conformance_sca_login_body"
-PROOF_HOOK = "pytest_conformance_sca_proof"
+LOGIN_HOOK = hookspecs.pytest_conformance_sca_login_body
+PROOF_HOOK = hookspecs.pytest_conformance_sca_proof
 AWAITING = "PENDING_AUTHORIZATION"
 # conversion and payout may each need a challenge (§3); more than this is a loop
 MAX_CHALLENGES = 4
@@ -154,13 +155,15 @@ class Sca:
     def login_body(self, customer_id: str) -> dict[str, Any]:
         body = self._login_body(customer_id)
         if body is None:
-            pytest.skip(f"needs adapter hook '{LOGIN_HOOK}' (the SCA login body is not shown)")
+            pytest.skip(
+                f"needs adapter hook '{LOGIN_HOOK.__name__}' (the SCA login body is not shown)"
+            )
         return body
 
     def proof(self, customer_id: str, challenge: Mapping[str, Any], *, valid: bool) -> Any:
         body = self._proof(customer_id, challenge, valid)
         if body is None:
-            pytest.skip(f"needs adapter hook '{PROOF_HOOK}' (the SCA proof is not shown)")
+            pytest.skip(f"needs adapter hook '{PROOF_HOOK.__name__}' (the SCA proof is not shown)")
         return body
 
     def login(self, customer_id: str, body: Mapping[str, Any] | None = None) -> ApiResponse:

@@ -1,6 +1,6 @@
 """The embedded-wallet encodings §5 leaves open, as one value object.
 
-The defaults are the reference's documented choices (ARCHITECTURE.md, "Embedded wallet
+The defaults are the reference's documented choices (SANDBOX.md, "Embedded wallet
 authentication: the reference's choices"); a target that chose differently returns
 overrides from the adapter hook ``pytest_conformance_wallet_format``.
 """
@@ -12,11 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from conformance.run import hookspecs
 from conformance.wallet.hpke import AAD_MODES, HpkeParams
 
 __all__ = ["FORMAT_HOOK", "SIGNATURE_ENCODINGS", "WalletFormat", "wallet_format"]
 
-FORMAT_HOOK = "pytest_conformance_wallet_format"
+FORMAT_HOOK = hookspecs.pytest_conformance_wallet_format
 SIGNATURE_ENCODINGS = ("der-hex", "der-base64")
 
 
@@ -61,14 +62,15 @@ def wallet_format(overrides: Mapping[str, Any] | None) -> WalletFormat:
     unknown = sorted(set(overrides) - known)
     if unknown:
         raise ValueError(
-            f"{FORMAT_HOOK} returned unknown key(s) {', '.join(unknown)}; known: "
+            f"{FORMAT_HOOK.__name__} returned unknown key(s) {', '.join(unknown)}; known: "
             f"{', '.join(sorted(known))}"
         )
     chosen = replace(WalletFormat(), **dict(overrides))
     if chosen.hpke_aad not in AAD_MODES:
-        raise ValueError(f"{FORMAT_HOOK}: hpke_aad must be one of {', '.join(AAD_MODES)}")
+        raise ValueError(f"{FORMAT_HOOK.__name__}: hpke_aad must be one of {', '.join(AAD_MODES)}")
     if chosen.signature_encoding not in SIGNATURE_ENCODINGS:
         raise ValueError(
-            f"{FORMAT_HOOK}: signature_encoding must be one of {', '.join(SIGNATURE_ENCODINGS)}"
+            f"{FORMAT_HOOK.__name__}: signature_encoding must be one of"
+            f" {', '.join(SIGNATURE_ENCODINGS)}"
         )
     return chosen

@@ -17,12 +17,17 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts, ledger, rule_based
 from reference.accounts import states as account_states
 from reference.customers.store import load_or_404
-from reference.payments import shape_faults
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems
 
 # A single funding is capped so a typo cannot overflow SQLite's 64-bit sums.
 MAX_FUNDING = 10**15
+
+LISTED_BODY = seam(
+    "internal_accounts.listed_body",
+    "an InternalAccount body in the GET /customers/internal-accounts list (context: account)",
+)
 
 
 def list_internal_accounts(request: ApiRequest) -> Response:
@@ -34,9 +39,9 @@ def list_internal_accounts(request: ApiRequest) -> Response:
     if customer_id is not None:
         load_or_404(db, platform_id, customer_id)
     accounts = internal_accounts.owned_by(db, platform_id, customer_id)
-    settings = request.services.settings
+    seams = request.services.settings.seams
     render = internal_accounts.render
-    data = [shape_faults.internal_account(settings, render(db, a)) for a in accounts]
+    data = [seams.apply(LISTED_BODY, render(db, a), account=a) for a in accounts]
     return JSONResponse({"data": data})
 
 

@@ -1,5 +1,5 @@
 """External accounts (§2 ExternalAccount, §4 ``POST /customers/external-accounts``):
-validation, storage, the payout scenario, rendering and the routes (ARCHITECTURE.md,
+validation, storage, the payout scenario, rendering and the routes (SANDBOX.md,
 "External accounts").
 
 Accounts are ``ACTIVE`` at once, except that an identifier ending in ``008`` starts
@@ -23,12 +23,12 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import load, load_or_404
-from reference.payments import shape_faults
 from reference.server import currencies
 from reference.server.clock import iso, utc_now
 from reference.server.db import Database, from_json, to_json
 from reference.server.field_checks import text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems, at
 
 ACTIVE = "ACTIVE"
@@ -38,6 +38,10 @@ THRESHOLD_MAJOR_UNITS = 1000  # a pending account receives less than this (our c
 SLOW = "003"
 TIMEOUT = "005"
 RETURNED = "099"
+CREATED_BODY = seam(
+    "external_accounts.created_body",
+    "the ExternalAccount body POST /customers/external-accounts answers 201 (context: account)",
+)
 # accountType -> its required fields; the first is the primary identifier (§4 Sandbox
 # behaviours: account number, IBAN, CLABE, wallet address).
 ACCOUNT_TYPES: Mapping[str, tuple[str, ...]] = {
@@ -119,17 +123,14 @@ def load_account(db: Database, platform_id: str, account_id: str) -> ExternalAcc
     return None if row is None else _account(row)
 
 
-def over_threshold(
-    account: object, receiving: str, amount: int, *, unusable: bool = False
-) -> str | None:
+def over_threshold(account: object, receiving: str, amount: int) -> str | None:
     """Why a payout of ``amount`` (smallest units of ``receiving``) may not go to a
     ``PENDING_OWNERSHIP_VERIFICATION`` account (§3: still usable below regulatory
-    thresholds), or None when it may: below ``THRESHOLD_MAJOR_UNITS`` it may (never, with
-    ``unusable``: the `ownership-pending-unusable` fault)."""
+    thresholds), or None when it may: below ``THRESHOLD_MAJOR_UNITS`` it may."""
     if not isinstance(account, ExternalAccount) or account.status != PENDING_OWNERSHIP:
         return None
     decimals = currencies.CURRENCIES[receiving].decimals
-    if amount < THRESHOLD_MAJOR_UNITS * 10**decimals and not unusable:
+    if amount < THRESHOLD_MAJOR_UNITS * 10**decimals:
         return None
     return f"an account pending ownership verification receives less than {THRESHOLD_MAJOR_UNITS}"
 
@@ -211,7 +212,7 @@ def create_external_account(request: ApiRequest) -> Response:
                 now,
             ),
         )
-    body = shape_faults.external_account(request.services.settings, account.as_json())
+    body = request.services.settings.seams.apply(CREATED_BODY, account.as_json(), account=account)
     return JSONResponse(body, status_code=201)
 
 

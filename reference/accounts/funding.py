@@ -1,4 +1,4 @@
-"""Where a quote's money comes from (§1 Funding, §2 Quote ``source``; ARCHITECTURE.md,
+"""Where a quote's money comes from (§1 Funding, §2 Quote ``source``; SANDBOX.md,
 "Just-in-time funding, pull sources, UMA and on-chain transfers").
 
 Three kinds of source: an internal account (prefunded: its balance is checked and
@@ -30,6 +30,7 @@ from reference.customers import store as customer_store
 from reference.server import currencies
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems, at
 
@@ -41,6 +42,22 @@ ACCOUNT = "ACCOUNT"
 # External account types whose money the sandbox can pull directly (our choice).
 PULLABLE_TYPES = frozenset({"US_ACCOUNT"})
 REALTIME_PREFIX = "RealtimeFunding:"
+
+IMMEDIATE_REFUSED = seam(
+    "funding.immediate_execute_refused",
+    "whether POST /quotes refuses immediatelyExecute because the source is just in time"
+    " (context: source)",
+)
+PULL_SCENARIO = seam(
+    "funding.pull_scenario",
+    "the scenario digits of a quote's pulled external source, '' for other sources"
+    " (context: platform_id, fields)",
+)
+EXECUTE_REFUSED = seam(
+    "funding.execute_refused",
+    "whether the execute endpoint refuses the quote because it is funded just in time"
+    " (context: quote)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +115,8 @@ def check_immediately(
     services: Services, problems: Problems, source: Any, immediately: bool | None
 ) -> None:
     """§4 Quotes rule: ``immediatelyExecute`` only for internal or pullable sources."""
-    accepted = services.settings.has_fault("jit-immediate-execute-accepted")
-    if immediately and isinstance(source, RealtimeSource) and not accepted:
+    just_in_time = bool(immediately) and isinstance(source, RealtimeSource)
+    if services.settings.seams.apply(IMMEDIATE_REFUSED, just_in_time, source=source):
         problems.add(
             "immediatelyExecute",
             "NOT_ALLOWED",
@@ -146,12 +163,17 @@ def pull_scenario(services: Services, platform_id: str, fields: Mapping[str, Any
     for a payout destination (§4 Sandbox behaviours: "whenever the account is a pull source
     or payout destination"; ``reference.payments.payout_scenarios``): ``005`` keeps the transfer
     ``PROCESSING``, ``003`` settles it later, ``099`` and a ``1xx`` no-match fail it;
-    other digits pull at once. Under ``pull-source-scenario-ignored``: always ""."""
+    other digits pull at once."""
     account = fields.get("source", {}).get("accountId")
-    if account is None or services.settings.has_fault("pull-source-scenario-ignored"):
-        return ""
-    pulled = external_accounts.load_account(services.db, platform_id, str(account))
-    return "" if pulled is None else pulled.scenario
+    pulled = (
+        None
+        if account is None
+        else external_accounts.load_account(services.db, platform_id, str(account))
+    )
+    scenario = "" if pulled is None else pulled.scenario
+    return services.settings.seams.apply(
+        PULL_SCENARIO, scenario, platform_id=platform_id, fields=fields
+    )
 
 
 def has_balance(services: Services, platform_id: str, fields: Mapping[str, Any]) -> bool:
@@ -214,7 +236,7 @@ def reference_of(quote: Quote) -> str | None:
 
 def refuse_execute(services: Services, quote: Quote) -> None:
     """§4 Quotes rule 2: the execute endpoint never executes a just-in-time quote."""
-    if is_realtime(quote.fields) and not services.settings.has_fault("jit-quote-executable"):
+    if services.settings.seams.apply(EXECUTE_REFUSED, is_realtime(quote.fields), quote=quote):
         raise ApiError(
             409,
             "QUOTE_NOT_EXECUTABLE",

@@ -1,5 +1,5 @@
 """Internal accounts (§2 InternalAccount, §3 Internal account): provisioning, activation,
-reading and rendering (ARCHITECTURE.md, "Ledger and internal accounts").
+reading and rendering (SANDBOX.md, "Ledger and internal accounts").
 
 Each customer gets, when created, one ``INTERNAL_FIAT`` account per currency in its
 ``currencies`` (USD when it lists none) and one ``INTERNAL_CRYPTO`` USDC account. They are

@@ -1,4 +1,4 @@
-"""The ledger (ARCHITECTURE.md, "Ledger and internal accounts"): one row per debit or
+"""The ledger (SANDBOX.md, "Ledger and internal accounts"): one row per debit or
 credit of an internal account, amounts signed integers in the account currency's smallest
 unit.
 

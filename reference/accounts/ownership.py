@@ -1,6 +1,6 @@
 """Ownership verification of external accounts (§2 ExternalAccount statuses, §3 External
 account, §4 ``POST /customers/external-accounts/{id}/challenge`` and ``.../verify``, §6
-``EXTERNAL_ACCOUNT.STATUS_UPDATED``); ARCHITECTURE.md, "Rule-based accounts, ownership
+``EXTERNAL_ACCOUNT.STATUS_UPDATED``); SANDBOX.md, "Rule-based accounts, ownership
 verification, payout scenarios and incoming payments".
 
 - An account whose primary identifier ends in ``008`` starts
@@ -24,6 +24,7 @@ import base64
 import binascii
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -37,6 +38,7 @@ from reference.server.db import Database
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems
 
@@ -45,6 +47,16 @@ UNVERIFIED = "UNVERIFIED"
 ACTIVE = external_accounts.ACTIVE
 EVENT = "EXTERNAL_ACCOUNT.STATUS_UPDATED"
 CHALLENGE_LIFETIME = timedelta(minutes=10)
+
+VERIFIED_STATUS = seam(
+    "ownership.verified_status",
+    "the status a verify attempt leaves the external account in (context: signature_valid)",
+)
+STATUS_EVENT = seam(
+    "ownership.status_event_data",
+    "the data of the EXTERNAL_ACCOUNT.STATUS_UPDATED event a status change fires, None to fire"
+    " none (context: before and changed, the ExternalAccount before and after the change)",
+)
 
 
 def _key(db: Database, account_id: str) -> ec.EllipticCurvePrivateKey:
@@ -120,12 +132,11 @@ def _change(services: Services, account: ExternalAccount, status: str) -> Extern
     DB transaction)."""
     stamp = later_than(account.updated_at)
     changed = external_accounts.set_status(services.db, account, status, stamp)
-    if not services.settings.has_fault("ownership-event-missing"):
-        stale = services.settings.has_fault("ownership-event-stale-status")
-        shown = account if stale else changed
-        services.webhooks.enqueue_event(
-            account.platform_id, EVENT, shown.as_json(), timestamp=stamp
-        )
+    data: dict[str, Any] | None = services.settings.seams.apply(
+        STATUS_EVENT, changed.as_json(), before=account, changed=changed
+    )
+    if data is not None:
+        services.webhooks.enqueue_event(account.platform_id, EVENT, data, timestamp=stamp)
     return changed
 
 
@@ -163,8 +174,10 @@ def verify(request: ApiRequest) -> Response:
             "WHERE account_id = ?",
             (account.id,),
         )
-        succeeded = valid or settings.has_fault("ownership-failed-becomes-active")
-        account = _change(services, account, ACTIVE if succeeded else UNVERIFIED)
+        status = settings.seams.apply(
+            VERIFIED_STATUS, ACTIVE if valid else UNVERIFIED, signature_valid=valid
+        )
+        account = _change(services, account, status)
     return JSONResponse(account.as_json())
 
 

@@ -1,6 +1,6 @@
 """Rule-based accounts (§2 InternalAccount ``RULE_BASED``, §4 ``POST /internal-accounts``,
 §8 Limits): creation with its idempotency, and the sweep a payment to the account's number
-triggers (ARCHITECTURE.md, "Rule-based accounts, ownership verification, payout scenarios
+triggers (SANDBOX.md, "Rule-based accounts, ownership verification, payout scenarios
 and incoming payments").
 
 - The feature is enabled for the ``primary`` platform only; the ``second`` platform gets
@@ -36,6 +36,7 @@ from reference.server.errors import ApiError
 from reference.server.field_checks import text
 from reference.server.platforms import PRIMARY
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems, at
 
@@ -50,10 +51,39 @@ SWEEP = "SWEEP"  # ledger kind: the sweep out of, and into, accounts
 # rule-based accounts, the second platform does not.
 FEATURES = ("rule-based-accounts", "rule-based-accounts-off-for-second-platform")
 
+FEATURE_ENABLED = seam(
+    "rule_based.feature_enabled",
+    "whether rule-based accounts are enabled for the platform (context: role)",
+)
+CUSTOMER_KIND_ALLOWED = seam(
+    "rule_based.customer_kind_allowed",
+    "whether the customer's kind (individual or business) may hold a rule-based account"
+    " (context: customer)",
+)
+CURRENCY_ALLOWED = seam(
+    "rule_based.currency_allowed",
+    "whether a rule-based account may be opened in the requested currency (context: currency)",
+)
+LENGTH_WITHIN_LIMIT = seam(
+    "rule_based.length_within_limit",
+    "whether a POST /internal-accounts field's length is within its §8 limit"
+    " (context: field, the Idempotency-Key header or label; value)",
+)
+KEY_RECORD = seam(
+    "rule_based.key_record",
+    "the stored use of an Idempotency-Key, (body SHA-256, account id), or None when it was"
+    " never used (context: platform_id, key, digest, the SHA-256 of this request's body)",
+)
+SWEEP_DESTINATION = seam(
+    "rule_based.sweep_destination",
+    "the internal account the money arriving at a rule-based account is swept to, or None to"
+    " keep it there (context: account, the rule-based account; amount)",
+)
+
 
 def feature_enabled(services: Services, role: str) -> bool:
     """Rule-based accounts are enabled for the primary platform only (our choice)."""
-    return role == PRIMARY or services.settings.has_fault("rule-based-feature-ignored")
+    return services.settings.seams.apply(FEATURE_ENABLED, role == PRIMARY, role=role)
 
 
 def _customer(
@@ -66,7 +96,7 @@ def _customer(
     if customer is None:
         problems.add("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
         return None
-    if not customer.is_individual and not settings.has_fault("rule-based-business-allowed"):
+    if not settings.seams.apply(CUSTOMER_KIND_ALLOWED, customer.is_individual, customer=customer):
         problems.add("customerId", "INDIVIDUALS_ONLY", "rule-based accounts are for individuals")
         return None
     holds = [
@@ -102,8 +132,12 @@ def _validate(request: ApiRequest) -> tuple[str, str | None, dict[str, Any], str
     """``(customerId, label, sweepRule, Idempotency-Key)``, or every invalid field at once."""
     body, problems, settings = request.body, Problems(), request.services.settings
     key = request.headers.get(IDEMPOTENCY_HEADER)
-    unchecked = settings.has_fault("rule-based-lengths-unchecked")
-    if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY and not unchecked:
+    if key is not None and not settings.seams.apply(
+        LENGTH_WITHIN_LIMIT,
+        1 <= len(key) <= MAX_IDEMPOTENCY_KEY,
+        field=IDEMPOTENCY_HEADER,
+        value=key,
+    ):
         problems.add(
             IDEMPOTENCY_HEADER, "MAX_LENGTH" if key else "MIN_LENGTH", "must be 1 to 255 characters"
         )
@@ -111,14 +145,17 @@ def _validate(request: ApiRequest) -> tuple[str, str | None, dict[str, Any], str
     if kind is not None:
         problems.one_of("type", kind, (internal_accounts.RULE_BASED,))
     code = body.get("currency", CURRENCY)
-    wrong = problems.string("currency", code) is not None and code != CURRENCY
-    if wrong and not settings.has_fault("rule-based-any-currency"):
+    if problems.string("currency", code) is not None and not settings.seams.apply(
+        CURRENCY_ALLOWED, code == CURRENCY, currency=code
+    ):
         problems.add("currency", "USD_ONLY", "rule-based accounts are USD only")
     customer_id = problems.required(body, "customerId", "")
     customer = None if customer_id is None else _customer(request, problems, customer_id)
     label = body.get(LABEL)
     label_text = None if label is None else problems.string(LABEL, label)
-    if label_text is not None and len(label_text) > MAX_LABEL and not unchecked:
+    if label_text is not None and not settings.seams.apply(
+        LENGTH_WITHIN_LIMIT, len(label_text) <= MAX_LABEL, field=LABEL, value=label_text
+    ):
         problems.add(LABEL, "MAX_LENGTH", f"must be at most {MAX_LABEL} characters")
     rule = problems.required(body, "sweepRule", "")
     if rule is not None:
@@ -137,25 +174,28 @@ def _body_hash(body: dict[str, Any]) -> str:
 
 def _replay(services: Services, platform_id: str, key: str, digest: str) -> Response | None:
     """The answer to a key already used, or None when the request should mint."""
-    db, settings = services.db, services.settings
-    if settings.has_fault("rule-based-idempotency-ignored"):
-        return None
+    db = services.db
     row = db.fetchone(
         """SELECT body_sha256, account_id FROM rule_based_keys
            WHERE platform_id = ? AND idempotency_key = ?""",
         (platform_id, key),
     )
-    if row is None:
+    stored: tuple[str, str] | None = (
+        None if row is None else (row["body_sha256"], row["account_id"])
+    )
+    record = services.settings.seams.apply(
+        KEY_RECORD, stored, platform_id=platform_id, key=key, digest=digest
+    )
+    if record is None:
         return None
-    if row["body_sha256"] != digest:
-        if settings.has_fault("rule-based-conflict-accepted"):
-            return None
+    stored_digest, account_id = record
+    if stored_digest != digest:
         raise ApiError(
             409,
             "IDEMPOTENCY_KEY_REUSED",
             "this Idempotency-Key was used for a materially different account (§4 Accounts)",
         )
-    account = internal_accounts.load(db, platform_id, row["account_id"])
+    account = internal_accounts.load(db, platform_id, account_id)
     assert account is not None
     return JSONResponse(internal_accounts.render(db, account), status_code=200)
 
@@ -197,19 +237,22 @@ def sweep(services: Services, account: InternalAccount, amount: int) -> None:
     Call inside the DB transaction that credited it; other accounts are left alone."""
     if account.account_type != internal_accounts.RULE_BASED:
         return
-    if services.settings.has_fault("rule-based-no-sweep"):
-        return
     db: Database = services.db
     row = db.fetchone(
         "SELECT destination_id FROM rule_based_accounts WHERE account_id = ?", (account.id,)
     )
-    if row is None:
-        return
-    destination = internal_accounts.load(db, account.platform_id, row["destination_id"])
+    destination = (
+        None
+        if row is None
+        else internal_accounts.load(db, account.platform_id, row["destination_id"])
+    )
+    destination = services.settings.seams.apply(
+        SWEEP_DESTINATION, destination, account=account, amount=amount
+    )
     if destination is None or not account_states.receives(services.settings, destination.status):
         return  # the destination is frozen, closed or failed: the money stays here
     ledger.post(db, account.id, -amount, SWEEP)
-    ledger.post(db, row["destination_id"], amount, SWEEP)
+    ledger.post(db, destination.id, amount, SWEEP)
 
 
 ROUTES = [

@@ -3,7 +3,7 @@ verification of external accounts (§3 External account) and of slow payouts (§
 behaviours, 003), and the one read the renderers need: an account's sweep rule.
 
 Kept apart from ``rule_based`` so ``internal_accounts.render`` can read a sweep rule
-without importing the routing layer (ARCHITECTURE.md, "Rule-based accounts, ownership
+without importing the routing layer (SANDBOX.md, "Rule-based accounts, ownership
 verification, payout scenarios and incoming payments").
 """
 

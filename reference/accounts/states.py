@@ -1,4 +1,4 @@
-"""Internal-account states after provisioning (§3 Internal account; ARCHITECTURE.md,
+"""Internal-account states after provisioning (§3 Internal account; SANDBOX.md,
 "Internal-account states"): frozen, closed and failed accounts, and who may move money.
 
 The interface names the transitions but shows none of their triggers, so the sandbox has
@@ -29,6 +29,7 @@ from reference.accounts import internal_accounts
 from reference.server.clock import later_than
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.settings import ServerSettings
 
@@ -48,19 +49,28 @@ TRANSITIONS = {
 }
 NOT_ACTIVE = "ACCOUNT_NOT_ACTIVE"
 
+SENDS = seam(
+    "accounts.internal_sends",
+    "whether an internal account in its status may be debited by a transfer (context: status)",
+)
+RECEIVES = seam(
+    "accounts.internal_receives",
+    "whether an internal account in its status may be credited (context: status)",
+)
+TRANSITION_TARGET = seam(
+    "accounts.transition_target",
+    "the status a sandbox internal-account transition leads to (context: action, start)",
+)
+
 
 def sends(settings: ServerSettings, status: str) -> bool:
     """Whether an internal account in ``status`` may be debited by a transfer."""
-    if status == FROZEN and settings.has_fault("frozen-account-sends"):
-        return True
-    return status == ACTIVE
+    return settings.seams.apply(SENDS, status == ACTIVE, status=status)
 
 
 def receives(settings: ServerSettings, status: str) -> bool:
     """Whether an internal account in ``status`` may be credited."""
-    if status == CLOSED and settings.has_fault("closed-account-receives"):
-        return True
-    return status == ACTIVE
+    return settings.seams.apply(RECEIVES, status == ACTIVE, status=status)
 
 
 def receiving_account(
@@ -106,8 +116,7 @@ def _change(request: ApiRequest, action: str) -> Response:
     services, platform_id = request.services, request.platform.id
     db = services.db
     start, target = TRANSITIONS[action]
-    if target == FAILED and services.settings.has_fault("provisioning-failure-active"):
-        target = ACTIVE
+    target = services.settings.seams.apply(TRANSITION_TARGET, target, action=action, start=start)
     account_id = request.path_params["accountId"]
     with db.transaction():
         account = internal_accounts.load(db, platform_id, account_id)

@@ -109,7 +109,7 @@ def pytest_conformance_complete_hosted_kyc(profile: Any, customer_id: str, kyc_u
     return True
 
 
-# Payouts to an identifier ending in 099 are returned (ARCHITECTURE.md, "External
+# Payouts to an identifier ending in 099 are returned (SANDBOX.md, "External
 # accounts"); one such identifier per account type, by currency.
 FAILING_SUFFIX = "099"
 _FAILING_IDENTIFIERS = {
@@ -129,7 +129,7 @@ def pytest_conformance_failing_account_number(profile: Any, currency: str) -> st
 
 def pytest_conformance_transaction_limits(profile: Any, currency: str) -> dict[str, int]:
     """The sandbox's size and daily volume limits in ``currency``'s smallest unit, from its
-    ``GET /sandbox/limits/{currency}`` (ARCHITECTURE.md, "Limits, refused rates and
+    ``GET /sandbox/limits/{currency}`` (SANDBOX.md, "Limits, refused rates and
     compliance holds")."""
     body = _call(profile, "GET", f"/sandbox/limits/{quote(currency.upper(), safe='')}").json()
     return {"size": int(body["transactionSize"]), "daily": int(body["dailyVolume"])}
@@ -152,7 +152,7 @@ def pytest_conformance_held_account_number(profile: Any, currency: str) -> str:
     return pytest_conformance_failing_account_number(profile, currency)[:-3] + HELD_SUFFIX
 
 
-# SCA (ARCHITECTURE.md, "Strong customer authentication"): the sandbox's proofs are fixed,
+# SCA (SANDBOX.md, "Strong customer authentication"): the sandbox's proofs are fixed,
 # as §5 fixes the OTP code, so these hooks need no call.
 SCA_SANDBOX_CODE = "000000"
 SCA_WRONG_CODE = "999999"

@@ -1,5 +1,5 @@
 """The reference adapter's hooks for rule-based accounts, external-account ownership and
-returned incoming deposits (ARCHITECTURE.md, "Rule-based accounts, ownership verification,
+returned incoming deposits (SANDBOX.md, "Rule-based accounts, ownership verification,
 payout scenarios and incoming payments"); ``reference.adapter`` re-exports them.
 
 Like the rest of the adapter they reach the sandbox over HTTP with the profile's

@@ -1,4 +1,4 @@
-"""The reference adapter's agent hooks (ARCHITECTURE.md, "Cards, agents and invitations");
+"""The reference adapter's agent hooks (SANDBOX.md, "Cards, agents and invitations");
 ``reference.adapter`` re-exports them. Agent creation and device codes are not shown (§4);
 the sandbox's ``POST /agents`` and ``POST /agents/{agentId}/device-codes`` stand in."""
 

@@ -1,4 +1,4 @@
-"""The reference adapter's card hooks (ARCHITECTURE.md, "Cards, agents and invitations");
+"""The reference adapter's card hooks (SANDBOX.md, "Cards, agents and invitations");
 ``reference.adapter`` re-exports them.
 
 Card issuing and every card simulator but the return reversal are not shown (§4); the

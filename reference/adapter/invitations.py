@@ -1,4 +1,4 @@
-"""The reference adapter's invitation hooks (ARCHITECTURE.md, "Cards, agents and
+"""The reference adapter's invitation hooks (SANDBOX.md, "Cards, agents and
 invitations"); ``reference.adapter`` re-exports them. Invitation paths and bodies are not
 shown (§4); the sandbox's ``POST /invitations`` and ``.../claim`` stand in."""
 

@@ -1,4 +1,4 @@
-"""The reference adapter's hooks for internal-account states (ARCHITECTURE.md,
+"""The reference adapter's hooks for internal-account states (SANDBOX.md,
 "Internal-account states"); ``reference.adapter`` re-exports them.
 
 The interface names the transitions (a compliance or fraud signal freezes an account, the

@@ -1,5 +1,5 @@
 """The reference adapter's hooks for just-in-time deposits and the deprecated transfer
-endpoints (ARCHITECTURE.md, "Just-in-time funding, pull sources, UMA and on-chain
+endpoints (SANDBOX.md, "Just-in-time funding, pull sources, UMA and on-chain
 transfers"); ``reference.adapter`` re-exports them. They never import ``conformance``.
 """
 

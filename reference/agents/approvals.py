@@ -22,6 +22,7 @@ from reference.payments import transaction_store as txns
 from reference.server.clock import iso, utc_now
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 
 if TYPE_CHECKING:
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
 
 AWAITING = "AWAITING_APPROVAL"
 APPROVED = "APPROVED"
+
+APPROVED_QUOTE = seam(
+    "agents.approved_quote",
+    "the id of the quote an approval carries out the execute of, None to execute nothing"
+    " (context: transaction_id, the approved transaction)",
+)
 
 
 def hold(services: Services, agent: Agent, quote_id: str) -> Response | None:
@@ -66,8 +73,12 @@ def approve(request: ApiRequest) -> Response:
                 "TRANSACTION_NOT_AWAITING_APPROVAL",
                 f"{transaction_id} is not an agent-initiated transaction awaiting approval",
             )
-        if not services.settings.has_fault("agent-approve-ignored"):
-            payments.execute(services, platform_id, row["quote_id"])  # nested: one commit
+        quote_id: str | None = row["quote_id"]
+        quote_id = services.settings.seams.apply(
+            APPROVED_QUOTE, quote_id, transaction_id=transaction_id
+        )
+        if quote_id is not None:
+            payments.execute(services, platform_id, quote_id)  # nested: one commit
         db.execute(
             "UPDATE agent_approvals SET status = ? WHERE transaction_id = ?",
             (APPROVED, transaction_id),

@@ -2,7 +2,7 @@
 
 Shown: ``POST /agents/device-codes/{code}/redeem`` returns ``accessToken``; the bearer token
 is bound to the agent's customer and subject to its policy. Not shown, so the reference's
-choice (ARCHITECTURE.md, "Cards, agents and invitations"):
+choice (SANDBOX.md, "Cards, agents and invitations"):
 
 - ``POST /agents {customerId, name?, policy?}`` → ``201`` ``{id: Agent:<uuid>, customerId,
   name, policy: {operations: [...]}, status: ACTIVE, createdAt}``; ``policy.operations`` is
@@ -28,6 +28,7 @@ from reference.server.clock import iso, parse_iso, utc_now
 from reference.server.db import to_json
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 
 OPERATIONS = (
     "READ_CUSTOMER",
@@ -38,6 +39,12 @@ OPERATIONS = (
     "EXECUTE_QUOTE",
 )
 CODE_LIFETIME = timedelta(minutes=10)
+
+REDEEMED = seam(
+    "agents.redeemed_body",
+    "the body answered for a redeemed device code, {accessToken, tokenType, agentId,"
+    " customerId} (context: none)",
+)
 
 
 def _policy(body: dict[str, Any]) -> list[str]:
@@ -116,13 +123,13 @@ def redeem(request: ApiRequest) -> Response:
             "INSERT INTO agent_tokens (token_sha256, agent_id, created_at) VALUES (?, ?, ?)",
             (token_hash(token), row["agent_id"], iso(utc_now())),
         )
-    key = (
-        "token"
-        if request.services.settings.has_fault("agent-redeem-no-access-token")
-        else "accessToken"
-    )
-    body = {key: token, "tokenType": "Bearer", "agentId": row["agent_id"]}
-    return JSONResponse({**body, "customerId": row["customer_id"]})
+    body = {
+        "accessToken": token,
+        "tokenType": "Bearer",
+        "agentId": row["agent_id"],
+        "customerId": row["customer_id"],
+    }
+    return JSONResponse(request.services.settings.seams.apply(REDEEMED, body))
 
 
 ROUTES = [

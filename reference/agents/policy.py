@@ -1,5 +1,5 @@
 """What an agent's bearer token may do (§5 HTTP Bearer: bound to the agent's customer and
-subject to the agent's policy); ARCHITECTURE.md, "Cards, agents and invitations".
+subject to the agent's policy); SANDBOX.md, "Cards, agents and invitations".
 
 :class:`AgentPolicyMiddleware` runs after authentication. A request authenticated by an
 agent's token is matched against the operations an agent can have; any other request is
@@ -28,9 +28,21 @@ from reference.agents.store import Agent
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.server.errors import ApiError, render
+from reference.server.seams import seam
 from reference.server.services import Services
 
 Owner = Callable[[], str | None]  # the customer the request is about (None: unknown)
+
+WITHIN_POLICY = seam(
+    "agents.within_policy",
+    "whether an agent's request is an operation its policy allows (context: agent; operation,"
+    " the agent operation the request is, None when it is none; method; path)",
+)
+OWN_CUSTOMER = seam(
+    "agents.own_customer",
+    "whether the record an agent's request is about belongs to the agent's customer (context:"
+    " agent; operation; owner, the customer the record belongs to, None when unknown)",
+)
 
 
 def _denied(message: str) -> ApiError:
@@ -79,15 +91,31 @@ class AgentPolicyMiddleware:
         path = path.rstrip("/") or "/"
         query = {k: v[0] for k, v in parse_qs(scope.get("query_string", b"").decode()).items()}
         found = self._operation(scope["method"], path, query, body, agent)
-        settings = self.services.settings
-        if found is None:
-            if settings.has_fault("agent-policy-ignored"):
-                return None
-            raise _denied(f"{scope['method']} {path} is not an agent operation")
-        operation, owner = found
-        if operation not in agent.operations and not settings.has_fault("agent-policy-ignored"):
+        seams = self.services.settings.seams
+        operation = None if found is None else found[0]
+        allowed = operation is not None and operation in agent.operations
+        if not seams.apply(
+            WITHIN_POLICY,
+            allowed,
+            agent=agent,
+            operation=operation,
+            method=scope["method"],
+            path=path,
+        ):
+            if found is None:
+                raise _denied(f"{scope['method']} {path} is not an agent operation")
             raise _denied(f"{operation} is outside this agent's policy")
-        if owner() != agent.customer_id and not settings.has_fault("agent-bearer-any-customer"):
+        if found is None:
+            return None
+        operation, owner = found
+        customer_id = owner()
+        if not seams.apply(
+            OWN_CUSTOMER,
+            customer_id == agent.customer_id,
+            agent=agent,
+            operation=operation,
+            owner=customer_id,
+        ):
             raise ApiError(404, "NOT_FOUND", f"{path} is not a record of the agent's customer")
         if operation == "EXECUTE_QUOTE":
             return agent_approvals.hold(self.services, agent, path.split("/")[2])

@@ -1,5 +1,5 @@
 """Agents as stored: the record, its policy's operations, and lookup by access token
-(ARCHITECTURE.md, "Cards, agents and invitations")."""
+(SANDBOX.md, "Cards, agents and invitations")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tables of agents: the agent, its device codes, its access tokens and the transactions it
-initiated that wait for the platform's approval (ARCHITECTURE.md, "Cards, agents and
+initiated that wait for the platform's approval (SANDBOX.md, "Cards, agents and
 invitations")."""
 
 from __future__ import annotations

@@ -22,12 +22,15 @@ from reference.server.clock import iso, utc_now
 from reference.server.db import Database
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 ACTIVE = "ACTIVE"
 # What the start-up line declares to the suite (its --features).
 FEATURES = ("cards",)
 PREFIX = "Card:"
+
+RENDERED = seam("cards.card_rendered", "the Card record about to be answered (context: card)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +92,9 @@ def render(settings: ServerSettings, card: Card) -> dict[str, Any]:
         "last4": card.last4,
         "createdAt": card.created_at,
         "updatedAt": card.updated_at,
+        "cardCapabilities": {"supportsDigitalWalletTokenization": True},
     }
-    if not settings.has_fault("card-capabilities-missing"):
-        body["cardCapabilities"] = {"supportsDigitalWalletTokenization": True}
-    return body
+    return settings.seams.apply(RENDERED, body, card=card)
 
 
 def issue(request: ApiRequest) -> Response:

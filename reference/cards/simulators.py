@@ -35,6 +35,7 @@ from reference.cards import issuing as cards
 from reference.cards import transactions as ct
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import is_integer
 
@@ -42,6 +43,36 @@ HOLD = "CARD_HOLD"
 CLEARING = "CARD_CLEARING"
 RETURN = "CARD_RETURN"
 RETURN_REVERSAL = "CARD_RETURN_REVERSAL"
+
+DECLINED_STATUS = seam(
+    "cards.declined_status",
+    "the status an authorization declined before money moved is stored in (context: reason,"
+    " the cardDeclinedReason)",
+)
+REVERSED_STATUS = seam(
+    "cards.reversed_status",
+    "the status a fully reversed authorization takes (context: row, the authorization)",
+)
+EXPIRED_STATUS = seam(
+    "cards.expired_status",
+    "the status an authorization that expired before clearing takes (context: row, the"
+    " authorization)",
+)
+RETURN_ROW = seam(
+    "cards.return_row",
+    "the CREDIT row a merchant return opens, not yet stored; None when the return was recorded"
+    " without a row of its own (context: services; purchase, the settled purchase; refunded,"
+    " the purchase's refundedAmount after the return)",
+)
+RETURNED_PURCHASE_STATUS = seam(
+    "cards.returned_purchase_status",
+    "the status a settled purchase keeps after a merchant return (context: purchase)",
+)
+RETURN_REVERSED = seam(
+    "cards.return_reversed",
+    "whether a return_reversal simulation takes the merchant return's credit back and marks"
+    " its row REVERSED (context: refund, the return's CREDIT row)",
+)
 
 
 def _amount(body: dict[str, Any], field: str = "amount") -> int:
@@ -103,8 +134,7 @@ def authorize(services: Services, card: cards.Card, body: dict[str, Any]) -> ct.
     reason = _decline_reason(services, card, amount)
     if reason is not None:
         # A decline happens before money moves: DECLINED, never EXCEPTION (§2).
-        as_exception = services.settings.has_fault("card-decline-as-exception")
-        status = ct.EXCEPTION if as_exception else ct.DECLINED
+        status = services.settings.seams.apply(DECLINED_STATUS, ct.DECLINED, reason=reason)
         return ct.insert(services, row, status, declined_reason=reason)
     ledger.post(services.db, card.account_id, -amount, HOLD, row.id)
     ledger.post(services.db, card.account_id, amount, HOLD, row.id, held=True)
@@ -123,9 +153,8 @@ def reverse(services: Services, row: ct.CardTransaction) -> ct.CardTransaction:
     _state(row, ct.AUTHORIZED)
     ledger.post(services.db, row.account_id, row.amount, HOLD, row.id)
     ledger.post(services.db, row.account_id, -row.amount, HOLD, row.id, held=True)
-    if services.settings.has_fault("card-reversal-not-voided"):
-        return ct.update(services, row, announce=False)
-    return ct.update(services, row, status=ct.VOIDED)
+    status = services.settings.seams.apply(REVERSED_STATUS, ct.VOIDED, row=row)
+    return ct.update(services, row, status=status)
 
 
 def expire(services: Services, row: ct.CardTransaction) -> ct.CardTransaction:
@@ -133,9 +162,8 @@ def expire(services: Services, row: ct.CardTransaction) -> ct.CardTransaction:
     _state(row, ct.AUTHORIZED)
     ledger.post(services.db, row.account_id, row.amount, HOLD, row.id)
     ledger.post(services.db, row.account_id, -row.amount, HOLD, row.id, held=True)
-    if services.settings.has_fault("card-expiry-not-voided"):
-        return ct.update(services, row, status=ct.EXCEPTION)
-    return ct.update(services, row, status=ct.VOIDED)
+    status = services.settings.seams.apply(EXPIRED_STATUS, ct.VOIDED, row=row)
+    return ct.update(services, row, status=status)
 
 
 def merchant_return(
@@ -147,16 +175,22 @@ def merchant_return(
         raise InvalidInput([FieldError("amount", "MAX_RETURN", "at most the unreturned amount")])
     ledger.post(services.db, purchase.account_id, amount, RETURN, purchase.id)
     refunded = purchase.refunded + amount
-    if services.settings.has_fault("card-return-merged"):
-        return ct.update(services, purchase, refunded=refunded)
-    refund = ct.new(
+    seams = services.settings.seams
+    opened: ct.CardTransaction | None = ct.new(
         platform_id=purchase.platform_id, card_id=purchase.card_id,
         customer_id=purchase.customer_id, account_id=purchase.account_id,
         currency=purchase.currency, amount=amount, direction=ct.CREDIT,
         merchant=purchase.merchant, original_id=purchase.id,
     )  # fmt: skip
-    refund = ct.insert(services, refund, ct.SETTLED, settled=amount)
-    status = "REFUNDED" if services.settings.has_fault("card-refunded-status") else purchase.status
+    opened = seams.apply(
+        RETURN_ROW, opened, services=services, purchase=purchase, refunded=refunded
+    )
+    if opened is None:  # recorded on the purchase alone: the purchase answers
+        stored = ct.load(services.db, purchase.platform_id, purchase.id)
+        assert stored is not None
+        return stored
+    refund = ct.insert(services, opened, ct.SETTLED, settled=amount)
+    status = seams.apply(RETURNED_PURCHASE_STATUS, purchase.status, purchase=purchase)
     ct.update(services, purchase, refunded=refunded, status=status)
     return refund
 
@@ -166,7 +200,7 @@ def reverse_return(services: Services, refund: ct.CardTransaction) -> ct.CardTra
     _state(refund, ct.SETTLED, direction=ct.CREDIT)
     if refund.original_id is None:
         raise ApiError(409, "CARD_TRANSACTION_STATE", f"{refund.id} is not a merchant return")
-    if services.settings.has_fault("return-reversal-ignored"):
+    if not services.settings.seams.apply(RETURN_REVERSED, True, refund=refund):
         return refund
     ledger.post(services.db, refund.account_id, -refund.settled, RETURN_REVERSAL, refund.id)
     return ct.update(services, refund, status=ct.REVERSED)

@@ -1,5 +1,5 @@
 """Tables of the card slice: cards, card transactions and the sandbox wallet provider's key
-(§2 CardTransaction, Card record; ARCHITECTURE.md, "Cards, agents and invitations")."""
+(§2 CardTransaction, Card record; SANDBOX.md, "Cards, agents and invitations")."""
 
 from __future__ import annotations
 

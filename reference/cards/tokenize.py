@@ -1,7 +1,7 @@
 """``POST /cards/{cardId}/tokenize`` (§4 Cards, stablecoins, agents, auth, sandbox): the
 encrypted provisioning payload for a digital wallet's add-to-wallet step.
 
-Field names and the encryption format are not shown; the reference's choice (ARCHITECTURE.md,
+Field names and the encryption format are not shown; the reference's choice (SANDBOX.md,
 "Cards, agents and invitations"): the request is the wallet SDK's values, an object with
 ``walletProvider`` (``APPLE_PAY``, ``GOOGLE_PAY``, ``SAMSUNG_PAY``) and any other strings
 (``deviceId``, ``walletAccountId``, ``nonce``, ...). The answer is ``{cardId,
@@ -33,12 +33,20 @@ from reference.cards import issuing as cards
 from reference.server.db import Database
 from reference.server.errors import FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 
 PROVIDERS = ("APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY")
 _HEADER = {"alg": "RSA-OAEP-256", "enc": "A256GCM", "cty": "application/json"}
 
+PAYLOAD = seam(
+    "cards.provisioning_payload",
+    "the encryptedPayload POST /cards/{id}/tokenize answers: a compact JWE to the wallet"
+    " provider's key (context: plaintext, the provisioning data as JSON bytes)",
+)
 
-def _b64url(data: bytes) -> str:
+
+def b64url(data: bytes) -> str:
+    """``data`` as unpadded base64url text."""
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
@@ -70,13 +78,13 @@ def _public_der(key: rsa.RSAPrivateKey) -> bytes:
 
 def encrypt_jwe(public_key: rsa.RSAPublicKey, plaintext: bytes) -> str:
     """A compact JWE of ``plaintext``: RSA-OAEP-256 wraps a fresh A256GCM key."""
-    header = _b64url(json.dumps(_HEADER, separators=(",", ":")).encode())
+    header = b64url(json.dumps(_HEADER, separators=(",", ":")).encode())
     cek, iv = os.urandom(32), os.urandom(12)
     oaep = padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
     wrapped = public_key.encrypt(cek, oaep)
     sealed = AESGCM(cek).encrypt(iv, plaintext, header.encode("ascii"))
     ciphertext, tag = sealed[:-16], sealed[-16:]
-    return ".".join((header, _b64url(wrapped), _b64url(iv), _b64url(ciphertext), _b64url(tag)))
+    return ".".join((header, b64url(wrapped), b64url(iv), b64url(ciphertext), b64url(tag)))
 
 
 def _sdk_values(body: dict[str, Any]) -> str:
@@ -110,10 +118,9 @@ def tokenize(request: ApiRequest) -> Response:
     if isinstance(request.body.get("nonce"), str):
         plain["nonce"] = request.body["nonce"]
     data = json.dumps(plain, separators=(",", ":")).encode()
-    if services.settings.has_fault("card-tokenize-plaintext"):
-        payload = _b64url(data)
-    else:
-        payload = encrypt_jwe(key.public_key(), data)
+    payload = services.settings.seams.apply(
+        PAYLOAD, encrypt_jwe(key.public_key(), data), plaintext=data
+    )
     return JSONResponse(
         {
             "cardId": card.id,

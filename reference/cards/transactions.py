@@ -20,6 +20,7 @@ from typing import Any
 from reference.server import currencies
 from reference.server.clock import iso, later_than, utc_now
 from reference.server.db import Database, from_json, to_json
+from reference.server.seams import seam
 from reference.server.services import Services
 
 AUTHORIZED = "AUTHORIZED"
@@ -31,6 +32,17 @@ EXCEPTION = "EXCEPTION"
 DEBIT = "DEBIT"
 CREDIT = "CREDIT"
 EVENT_PREFIX = "CARD_TRANSACTION."
+
+RENDERED = seam(
+    "cards.transaction_rendered",
+    "the CardTransaction body the API answers and its events carry (context: row, the"
+    " CardTransaction as stored)",
+)
+EVENT_DATA = seam(
+    "cards.transaction_event_data",
+    "the data of the CARD_TRANSACTION.<STATUS> event a row's new status fires, None to fire"
+    " none (context: row, the CardTransaction in its new status)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,19 +147,12 @@ def find(
     return [_row(r) for r in rows]
 
 
-def _money(amount: int, code: str, bare: bool) -> dict[str, Any]:
-    currency = currencies.CURRENCIES[code].as_json()
-    if bare:  # fault card-amount-metadata-missing: decimals only
-        currency = {"code": code, "decimals": currency["decimals"]}
-    return {"amount": amount, "currency": currency}
+def _money(amount: int, code: str) -> dict[str, Any]:
+    return {"amount": amount, "currency": currencies.CURRENCIES[code].as_json()}
 
 
 def render(services: Services, row: CardTransaction) -> dict[str, Any]:
     """The card transaction as the API and its events show it."""
-    bare = services.settings.has_fault("card-amount-metadata-missing")
-    merchant = row.merchant
-    if merchant is not None and services.settings.has_fault("card-merchant-location-dropped"):
-        merchant = {k: v for k, v in merchant.items() if k not in ("city", "state")}
     body: dict[str, Any] = {
         "id": row.id,
         "type": "CARD",
@@ -156,31 +161,26 @@ def render(services: Services, row: CardTransaction) -> dict[str, Any]:
         "internalAccountId": row.account_id,
         "status": row.status,
         "direction": row.direction,
-        "authorizedAmount": _money(row.amount, row.currency, bare),
-        "settledAmount": _money(row.settled, row.currency, bare),
-        "refundedAmount": _money(row.refunded, row.currency, bare),
+        "authorizedAmount": _money(row.amount, row.currency),
+        "settledAmount": _money(row.settled, row.currency),
+        "refundedAmount": _money(row.refunded, row.currency),
         "originalTransactionId": row.original_id,
-        "merchant": merchant,
+        "merchant": row.merchant,
         "createdAt": row.created_at,
         "updatedAt": row.updated_at,
     }
-    if row.declined_reason is not None and not services.settings.has_fault(
-        "card-declined-reason-missing"
-    ):
+    if row.declined_reason is not None:
         body["cardDeclinedReason"] = row.declined_reason
-    return body
+    return services.settings.seams.apply(RENDERED, body, row=row)
 
 
 def _announce(services: Services, row: CardTransaction) -> None:
-    settings = services.settings
-    if row.status == SETTLED and settings.has_fault("card-settled-event-missing"):
-        return
-    data = render(services, row)
-    if settings.has_fault("card-event-partial-data"):
-        data = {"id": row.id, "status": row.status}
-    services.webhooks.enqueue_event(
-        row.platform_id, EVENT_PREFIX + row.status, data, timestamp=row.updated_at
-    )
+    data: dict[str, Any] | None = render(services, row)
+    data = services.settings.seams.apply(EVENT_DATA, data, row=row)
+    if data is not None:
+        services.webhooks.enqueue_event(
+            row.platform_id, EVENT_PREFIX + row.status, data, timestamp=row.updated_at
+        )
 
 
 def insert(
@@ -202,9 +202,7 @@ def insert(
     return row
 
 
-def update(
-    services: Services, row: CardTransaction, *, announce: bool = True, **changes: Any
-) -> CardTransaction:
+def update(services: Services, row: CardTransaction, **changes: Any) -> CardTransaction:
     """Save ``changes`` with a strictly later ``updatedAt``; announce a status change."""
     new_row = replace(row, updated_at=later_than(row.updated_at), **changes)
     services.db.execute(
@@ -212,6 +210,6 @@ def update(
            WHERE id = ?""",
         (new_row.status, new_row.settled, new_row.refunded, new_row.updated_at, new_row.id),
     )
-    if announce and new_row.status != row.status:
+    if new_row.status != row.status:
         _announce(services, new_row)
     return new_row

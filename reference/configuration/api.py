@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference.configuration.store import apply_changes, load_config, render, seeded_values
+from reference.configuration.store import apply_changes, load_config, render
 from reference.configuration.validation import validate_config_patch
-from reference.server.platforms import all_platforms
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
+
+CHANGES_APPLIED = seam(
+    "config.changes_applied",
+    "the validated changes (API field name -> value) PATCH /config writes: all of them",
+)
+PATCH_TARGETS = seam(
+    "config.patch_targets",
+    "the ids of the platforms whose configuration a PATCH /config changes: the caller's alone"
+    " (context: services)",
+)
 
 
 def get_config(request: ApiRequest) -> Response:
@@ -21,16 +31,9 @@ def patch_config(request: ApiRequest) -> Response:
     """Validate every field, apply the changes to the caller's config, return it."""
     services = request.services
     settings = services.settings
-    changes = validate_config_patch(request.body, settings)
-    if settings.has_fault("config-patch-resets-unsent"):
-        changes = {**seeded_values(), **changes}
-    if settings.has_fault("config-fees-dropped"):
-        changes.pop("feeConfigs", None)
-    if not settings.has_fault("config-patch-ignored"):
-        targets = [request.platform.id]
-        if settings.has_fault("config-shared-across-platforms"):
-            targets = [platform.id for platform in all_platforms(services.db)]
-        apply_changes(services.db, targets, changes)
+    changes = settings.seams.apply(CHANGES_APPLIED, validate_config_patch(request.body, settings))
+    targets = settings.seams.apply(PATCH_TARGETS, [request.platform.id], services=services)
+    apply_changes(services.db, targets, changes)
     config = load_config(services.db, request.platform.id)
     return JSONResponse(render(config, settings))
 

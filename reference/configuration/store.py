@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.customers.user_info import provider_required_customer_fields
-from reference.server.clock import iso, later_than, shifted, utc_now
+from reference.server.clock import iso, later_than, utc_now
 from reference.server.db import Database, from_json, to_json
 from reference.server.platforms import Platform
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 SCHEMA = (
@@ -30,8 +31,18 @@ SCHEMA = (
     )""",
 )
 
+RENDERED = seam(
+    "config.rendered",
+    "the PlatformConfig body about to be answered (context: config, the stored PlatformConfig)",
+)
+PROVIDER_FIELDS = seam(
+    "config.provider_fields",
+    "the providerRequiredCustomerFields rendered for one supportedCurrencies entry: those its"
+    " currency's provider requires (context: entry, the stored entry)",
+)
+
 # Both platforms start with USD and EUR so quotes work before any PATCH.
-_SEED_CURRENCIES: list[dict[str, Any]] = [
+SEED_CURRENCIES: list[dict[str, Any]] = [
     {
         "currencyCode": "USD",
         "minAmount": 1,
@@ -62,8 +73,8 @@ def _identity(value: Any) -> Any:
 
 
 # API field name -> (column, how the validated value is stored). Validation decides what
-# reaches ``apply_changes``; the read-only proxyUmaSubdomain is listed only so the
-# `config-proxy-subdomain-writable` fault can store it.
+# reaches ``apply_changes``: the writable fields only, never the service-assigned
+# proxyUmaSubdomain, whose column is listed with the others all the same.
 _COLUMNS: Mapping[str, tuple[str, Callable[[Any], Any]]] = {
     "umaDomain": ("uma_domain", _identity),
     "webhookEndpoint": ("webhook_endpoint", _identity),
@@ -79,23 +90,6 @@ WRITABLE_FIELDS = (
     "feeConfigs",
     "cardTokenization2faConfig",
 )
-
-# Time-zone offset of the timestamps the `config-local-timestamps` fault renders.
-_LOCAL_OFFSET_HOURS = 2
-
-
-def seeded_values() -> dict[str, Any]:
-    """The writable fields as ``seed_config`` leaves them, webhookEndpoint excepted.
-
-    Only the ``config-patch-resets-unsent`` fault uses it; the webhook endpoint is left out
-    so the suite's webhook sink keeps receiving while that fault is on.
-    """
-    return {
-        "umaDomain": None,
-        "supportedCurrencies": _SEED_CURRENCIES,
-        "feeConfigs": [],
-        "cardTokenization2faConfig": None,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +127,7 @@ def seed_config(db: Database, platform: Platform) -> None:
             f"PlatformConfig:{uuid.uuid4()}",
             f"{platform.role}.sandbox.uma.example",
             f"{platform.role}-{secrets.token_hex(4)}",
-            to_json(_SEED_CURRENCIES),
+            to_json(SEED_CURRENCIES),
             now,
             now,
         ),
@@ -177,42 +171,25 @@ def apply_changes(db: Database, platform_ids: Iterable[str], changes: Mapping[st
 
 
 def render(config: PlatformConfig, settings: ServerSettings) -> dict[str, Any]:
-    """The PlatformConfig response body; the rendering fault modes live here."""
+    """The PlatformConfig response body."""
     currencies = [_render_currency(entry, settings) for entry in config.supported_currencies]
-    uma_domain: str | None = config.effective_uma_domain
-    if settings.has_fault("config-no-default-uma-domain"):
-        uma_domain = config.uma_domain
-    created_at, updated_at = config.created_at, config.updated_at
-    if settings.has_fault("config-local-timestamps"):
-        created_at = shifted(created_at, _LOCAL_OFFSET_HOURS)
-        updated_at = shifted(updated_at, _LOCAL_OFFSET_HOURS)
     body: dict[str, Any] = {
         "id": config.id,
-        "umaDomain": uma_domain,
+        "umaDomain": config.effective_uma_domain,
         "proxyUmaSubdomain": config.proxy_uma_subdomain,
         "webhookEndpoint": config.webhook_endpoint,
         "supportedCurrencies": currencies,
         "feeConfigs": config.fee_configs,
         "cardTokenization2faConfig": config.card_tokenization_2fa_config,
-        "createdAt": created_at,
-        "updatedAt": updated_at,
+        "createdAt": config.created_at,
+        "updatedAt": config.updated_at,
     }
-    if settings.has_fault("config-missing-id"):
-        del body["id"]
-    return body
+    return settings.seams.apply(RENDERED, body, config=config)
 
 
 def _render_currency(entry: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
     """One supportedCurrencies entry with its computed providerRequiredCustomerFields."""
-    # A stored list exists only under the `config-provider-fields-writable` fault.
-    stored = entry.get("providerRequiredCustomerFields")
-    if stored is None:
-        provider_fields = provider_required_customer_fields(entry["currencyCode"])
-    else:
-        provider_fields = list(stored)
-    if settings.has_fault("config-bad-provider-fields"):
-        provider_fields.append("SSN")  # not a UserInfoFieldName
-    rendered = {**entry, "providerRequiredCustomerFields": provider_fields}
-    if settings.has_fault("config-wrong-type"):
-        rendered["minAmount"] = str(rendered["minAmount"])
-    return rendered
+    provider_fields = settings.seams.apply(
+        PROVIDER_FIELDS, provider_required_customer_fields(entry["currencyCode"]), entry=entry
+    )
+    return {**entry, "providerRequiredCustomerFields": provider_fields}

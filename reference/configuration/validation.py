@@ -13,13 +13,42 @@ from urllib.parse import urlsplit
 
 from reference.customers.user_info import USER_INFO_FIELD_NAMES
 from reference.server.currencies import is_iso4217
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.server.validation import Problems, at
 
 _MAX_URL_LENGTH = 2048
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
-_ANY_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
+_FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
+
+PATCH_CHANGES = seam(
+    "config.patch_changes",
+    "the changes (API field name -> normalised value) a PATCH /config body asks for: its"
+    " writable fields only, before its problems are raised (context: body, problems)",
+)
+HTTP_WEBHOOK_ALLOWED = seam(
+    "config.http_webhook_allowed",
+    "whether an http:// webhookEndpoint is accepted: only on a loopback host (context: host)",
+)
+PATCHED_CURRENCY = seam(
+    "config.patched_currency",
+    "one supportedCurrencies entry as normalised from a PATCH body, before its problems are"
+    " raised (context: sent, the entry object as sent; path; problems)",
+)
+CURRENCY_AMOUNTS_REQUIRED = seam(
+    "config.currency_amounts_required",
+    "whether every supportedCurrencies entry must carry minAmount and maxAmount",
+)
+CURRENCY_CODE = seam(
+    "config.currency_code",
+    "the currencyCode a supportedCurrencies entry is kept with: the code sent when it is an"
+    " upper-case ISO 4217 code, else None, which is refused (context: sent, the string sent)",
+)
+FEE_SOURCE_ACCEPTED = seam(
+    "config.fee_source_accepted",
+    "whether a feeConfigs entry's sourceCurrency is accepted: USD only (context: source)",
+)
 
 
 def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
@@ -34,10 +63,9 @@ def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dic
     }
     # A value that failed a check comes back partial; it is never stored, because any
     # recorded problem raises before the changes are returned.
+    # Read-only keys (proxyUmaSubdomain) are not checked: they are ignored.
     changes = {name: check(problems, body[name]) for name, check in checks.items() if name in body}
-    proxy = body.get("proxyUmaSubdomain")  # read-only: ignored unless the fault is on
-    if proxy is not None and settings.has_fault("config-proxy-subdomain-writable"):
-        changes["proxyUmaSubdomain"] = problems.string("proxyUmaSubdomain", proxy)
+    changes = settings.seams.apply(PATCH_CHANGES, changes, body=body, problems=problems)
     problems.raise_if_any()
     return changes
 
@@ -99,8 +127,9 @@ def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) 
     ):
         problems.add(field, "URL", "must be an absolute https:// URL with a host")
         return None
-    loopback_only = not settings.has_fault("config-accept-http-webhook")
-    if parts.scheme == "http" and loopback_only and not is_loopback_host(host):
+    if parts.scheme == "http" and not settings.seams.apply(
+        HTTP_WEBHOOK_ALLOWED, is_loopback_host(host), host=host
+    ):
         problems.add(field, "HTTPS_REQUIRED", "must use https:// (http:// only on loopback)")
         return None
     return text
@@ -111,7 +140,7 @@ def _supported_currencies(problems: Problems, value: Any, settings: ServerSettin
     entries = problems.array(field, value)
     if entries is None:
         return None
-    amounts_required = not settings.has_fault("config-amounts-optional")
+    amounts_required = settings.seams.apply(CURRENCY_AMOUNTS_REQUIRED, True)
     result: list[dict[str, Any]] = []
     first_index: dict[str, int] = {}
     for index, entry in enumerate(entries):
@@ -139,12 +168,12 @@ def _supported_currencies(problems: Problems, value: Any, settings: ServerSettin
             "maxAmount": high,
             "requiredCounterpartyFields": counterparty,
         }
-        provider = obj.get("providerRequiredCustomerFields")  # read-only: ignored unless faulty
-        if provider is not None and settings.has_fault("config-provider-fields-writable"):
-            normalised["providerRequiredCustomerFields"] = _strings(
-                problems, at(path, "providerRequiredCustomerFields"), provider
+        # The read-only providerRequiredCustomerFields is ignored.
+        result.append(
+            settings.seams.apply(
+                PATCHED_CURRENCY, normalised, sent=obj, path=path, problems=problems
             )
-        result.append(normalised)
+        )
     return result
 
 
@@ -157,13 +186,11 @@ def _currency_code(
     text = problems.string(at(path, "currencyCode"), value)
     if text is None:
         return None
-    lenient = settings.has_fault("config-accept-lowercase-currency")
-    if lenient and _ANY_THREE_LETTERS.fullmatch(text):
-        return text.upper()  # any three letters in any case, ISO 4217 or not
-    if not (_CURRENCY_CODE.fullmatch(text) and is_iso4217(text)):
+    code = text if _CURRENCY_CODE.fullmatch(text) and is_iso4217(text) else None
+    code = settings.seams.apply(CURRENCY_CODE, code, sent=text)
+    if code is None:
         problems.add(at(path, "currencyCode"), "ISO_4217", "must be an ISO 4217 currency code")
-        return None
-    return text
+    return code
 
 
 def _amount(
@@ -171,13 +198,6 @@ def _amount(
 ) -> int | None:
     value = problems.required(obj, key, path) if required else obj.get(key)
     return None if value is None else problems.integer(at(path, key), value, minimum=0)
-
-
-def _strings(problems: Problems, path: str, value: Any) -> list[str | None] | None:
-    items = problems.array(path, value)
-    if items is None:
-        return None
-    return [problems.string(at(path, index), item) for index, item in enumerate(items)]
 
 
 def _counterparty_fields(problems: Problems, obj: dict[str, Any], path: str) -> list[Any]:
@@ -212,7 +232,6 @@ def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> An
     entries = problems.array(field, value)
     if entries is None:
         return None
-    usd_only = not settings.has_fault("config-fee-any-currency")
     result: list[dict[str, Any]] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
@@ -223,7 +242,9 @@ def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> An
         source = problems.required(obj, "sourceCurrency", path)
         if source is not None:
             source = problems.string(at(path, "sourceCurrency"), source)
-        if source is not None and usd_only and source != "USD":
+        if source is not None and not settings.seams.apply(
+            FEE_SOURCE_ACCEPTED, source == _FEE_SOURCE_CURRENCY, source=source
+        ):
             problems.add(at(path, "sourceCurrency"), "USD_ONLY", "platform fees are USD only (§8)")
         elif source is not None and source in seen:
             problems.add(at(path, "sourceCurrency"), "DUPLICATE", f"{source} is listed twice")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.server.field_checks import ip_address, text, timestamp
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.server.validation import Problems, at
 
@@ -45,23 +46,29 @@ AGREEMENTS: tuple[Agreement, ...] = (
 BY_TYPE: Mapping[str, Agreement] = {agreement.type: agreement for agreement in AGREEMENTS}
 BY_SLUG: Mapping[str, Agreement] = {agreement.slug: agreement for agreement in AGREEMENTS}
 
+BOTH_FORMS_REFUSED = seam(
+    "customers.both_consent_forms_refused",
+    "whether a body carrying both agreementConsents and endUserTermsConsent is refused",
+)
+RECORDED = seam(
+    "customers.consents_recorded",
+    "the acceptances on file after recording new ones, by type (context: stored, the"
+    " acceptances before; entries, the ones recorded)",
+)
+
 
 def validate_consents(
     problems: Problems, body: Mapping[str, Any], settings: ServerSettings
 ) -> list[dict[str, Any]]:
     """The acceptances the body records, each with its ``type``; problems are recorded.
 
-    Both forms in one request are refused (§2 Customer), unless the
-    `consents-both-accepted` fault is on, which records both.
+    Both forms in one request are refused (§2 Customer).
     """
     entries: list[dict[str, Any]] = []
     legacy = body.get("endUserTermsConsent")
     current = body.get("agreementConsents")
-    if (
-        legacy is not None
-        and current is not None
-        and not settings.has_fault("consents-both-accepted")
-    ):
+    both = legacy is not None and current is not None
+    if both and settings.seams.apply(BOTH_FORMS_REFUSED, True):
         problems.add(
             "endUserTermsConsent",
             "MUTUALLY_EXCLUSIVE",
@@ -139,15 +146,13 @@ def record(
     settings: ServerSettings,
 ) -> dict[str, dict[str, Any]]:
     """The acceptances on file after recording ``entries``: the latest per type wins and
-    other types are untouched (§4), unless `consent-replaces-other-types` is on."""
+    other types are untouched (§4)."""
     if not entries:
         return dict(stored)
-    if settings.has_fault("consent-replaces-other-types"):
-        stored = {}
     merged = dict(stored)
     for entry in entries:
         merged[entry["type"]] = entry
-    return merged
+    return settings.seams.apply(RECORDED, merged, stored=stored, entries=entries)
 
 
 def render(stored: Mapping[str, dict[str, Any]]) -> dict[str, Any]:

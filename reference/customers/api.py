@@ -23,6 +23,13 @@ from reference.customers.store import (
 )
 from reference.customers.validation import validate_create, validate_patch
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
+
+RENAMED = seam(
+    "customers.renamed",
+    "the customer a PATCH that changed fullName is about to store; renaming does not"
+    " re-derive its status (context: settings)",
+)
 
 
 def _supported_codes(request: ApiRequest) -> set[str]:
@@ -94,10 +101,8 @@ def patch_customer(request: ApiRequest) -> Response:
         )
         updated = _capture_suffix(updated, request)
         renamed = old.get("fullName") != valid.fields.get("fullName")
-        if renamed and updated.is_final and settings.has_fault("rename-rederives-status"):
-            suffix = kyc_rules.suffix_of(valid.fields["fullName"])
-            status = kyc_rules.individual_resolved(suffix, settings)
-            updated = replace(updated, suffix=suffix, status=status)
+        if renamed:
+            updated = settings.seams.apply(RENAMED, updated, settings=settings)
         stored = save(db, updated)
         customer_events.announce(services.webhooks, settings, before, stored)
     return JSONResponse(render(stored))

@@ -24,8 +24,15 @@ from reference.customers.store import (
 from reference.server.clock import iso, utc_now
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 
 CHANNELS = ("email", "phone")
+
+CODE_CHANNEL_REQUIRED = seam(
+    "customers.code_channel_required",
+    "whether the provider requires verification of the channel a code is asked for"
+    " (context: customer, channel)",
+)
 
 
 def _not_required(customer: Customer, channel: str) -> ApiError:
@@ -46,8 +53,13 @@ def send_code(request: ApiRequest, channel: str) -> Response:
     db = services.db
     with db.transaction():
         customer = load_or_404(db, request.platform.id, request.path_params["customerId"])
-        required = channel in required_channels(customer)
-        if not required and not services.settings.has_fault("contact-not-required-accepted"):
+        required = services.settings.seams.apply(
+            CODE_CHANNEL_REQUIRED,
+            channel in required_channels(customer),
+            customer=customer,
+            channel=channel,
+        )
+        if not required:
             raise _not_required(customer, channel)
         db.execute(
             """INSERT INTO contact_codes (customer_id, channel, code, sent_at)

@@ -27,6 +27,7 @@ from reference.server.db import Database
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.field_checks import country, text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.server.validation import Problems
 
@@ -56,6 +57,18 @@ _TEXT_FIELDS = (
     "country",
 )
 _ACCEPTED = (images.PDF, images.JPEG, images.PNG)
+_UNSUPPORTED = "must be application/pdf, image/jpeg or image/png, declared as what it is"
+
+ACCEPTED_MEDIA_TYPE = seam(
+    "customers.document_media_type",
+    "the media type an uploaded file is stored as: the sniffed one when it is a PDF, JPEG"
+    " or PNG declared as what it is and readable, else None, so it is refused"
+    " (context: upload, sniffed)",
+)
+PHOTO_PASSES_QUALITY = seam(
+    "customers.photo_passes_quality",
+    "whether a photo's sides reach MIN_IMAGE_SIDE pixels (context: size, its width and height)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,27 +191,31 @@ def _check_file(problems: Problems, upload: Any, settings: ServerSettings) -> st
         problems.add("file", "MAX_SIZE", "must be at most 10 MB")
         return None
     actual = images.sniff(upload.data)
-    if settings.has_fault("document-any-type"):
-        return upload.declared_type or actual or "application/octet-stream"
+    problem = _media_type_problem(upload, actual)
+    accepted = settings.seams.apply(
+        ACCEPTED_MEDIA_TYPE, actual if problem is None else None, upload=upload, sniffed=actual
+    )
+    if accepted is None:
+        problems.add("file", "UNSUPPORTED_MEDIA_TYPE", problem or _UNSUPPORTED)
+    return accepted
+
+
+def _media_type_problem(upload: Upload, actual: str | None) -> str | None:
+    """Why the file's media type is refused, or None."""
     if actual is None or upload.declared_type != actual or actual not in _ACCEPTED:
-        problems.add(
-            "file",
-            "UNSUPPORTED_MEDIA_TYPE",
-            "must be application/pdf, image/jpeg or image/png, declared as what it is",
-        )
-        return None
+        return _UNSUPPORTED
     if actual != images.PDF and images.dimensions(upload.data, actual) is None:
-        problems.add("file", "UNSUPPORTED_MEDIA_TYPE", f"is not a readable {actual} image")
-        return None
-    return actual
+        return f"is not a readable {actual} image"
+    return None
 
 
 def _quality_check(upload: Upload, content_type: str, settings: ServerSettings) -> None:
     """422 ``DOCUMENT_REJECTED`` for a photo under ``MIN_IMAGE_SIDE`` pixels a side."""
     size = images.dimensions(upload.data, content_type)
-    if size is None or settings.has_fault("document-quality-unchecked"):
+    if size is None:
         return
-    if min(size) < MIN_IMAGE_SIDE:
+    passes = min(size) >= MIN_IMAGE_SIDE
+    if not settings.seams.apply(PHOTO_PASSES_QUALITY, passes, size=size):
         raise ApiError(
             422,
             "DOCUMENT_REJECTED",

@@ -10,12 +10,18 @@ when it does.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
 
 from reference.customers.store import PENDING, UNVERIFIED, Customer, render
-from reference.server.clock import iso, later_than, parse_iso, utc_now
+from reference.server.clock import iso, later_than, utc_now
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.webhooks.events import Webhooks
+
+NEXT_STAMP = seam(
+    "customers.next_event_stamp",
+    "the timestamp of a status step's event, strictly after the previous step's"
+    " (context: previous)",
+)
 
 
 def steps(before: str, after: str) -> list[str]:
@@ -46,7 +52,5 @@ def announce(
 
 
 def _next_stamp(previous: str, settings: ServerSettings) -> str:
-    """A timestamp strictly after ``previous`` (before it under `kyc-events-out-of-order`)."""
-    if settings.has_fault("kyc-events-out-of-order"):
-        return iso(parse_iso(previous) - timedelta(milliseconds=1))
-    return later_than(previous)
+    """A timestamp strictly after ``previous``."""
+    return settings.seams.apply(NEXT_STAMP, later_than(previous), previous=previous)

@@ -21,12 +21,23 @@ from reference.server.clock import iso, parse_iso, utc_now
 from reference.server.db import Database
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems
 
 PROVIDER = "SANDBOX_KYC"
 LINK_LIFETIME = timedelta(hours=24)
 MAX_IDEMPOTENCY_KEY = 255  # §8 Limits: Idempotency-Key up to 255 characters
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+LINK_PENDING_CHANNELS = seam(
+    "customers.link_pending_channels",
+    "the contact channels still to verify, which refuse a KYC link with 409 (context: customer)",
+)
+ANSWERED_LINK = seam(
+    "customers.answered_link",
+    "the stored link a kyc-link call answers with: None, so a fresh one is minted"
+    " (context: db, customer)",
+)
 
 
 def kyc_url(root_url: str, link: sqlite3.Row) -> str:
@@ -104,20 +115,20 @@ def create_link(request: ApiRequest) -> Response:
         customer = load_or_404(db, request.platform.id, request.path_params["customerId"])
         if key is not None and (link := _replay(db, request, customer, redirect, key)):
             return _render(request, link)
-        pending = pending_channels(customer)
-        if pending and not settings.has_fault("kyc-link-ignores-contact"):
+        pending = settings.seams.apply(
+            LINK_PENDING_CHANNELS, pending_channels(customer), customer=customer
+        )
+        if pending:
             raise ApiError(
                 409,
                 "CONTACT_VERIFICATION_INCOMPLETE",
                 f"verify the customer's {' and '.join(pending)} before generating a link",
             )
-        if settings.has_fault("kyc-link-reused"):
-            first = db.fetchone(
-                "SELECT * FROM kyc_links WHERE customer_id = ? ORDER BY seq LIMIT 1",
-                (customer.id,),
-            )
-            if first is not None:
-                return _render(request, first)
+        answered: sqlite3.Row | None = settings.seams.apply(
+            ANSWERED_LINK, None, db=db, customer=customer
+        )
+        if answered is not None:
+            return _render(request, answered)
         now = utc_now()
         link_id = str(uuid.uuid4())
         db.execute(

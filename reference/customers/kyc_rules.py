@@ -1,4 +1,4 @@
-"""The sandbox suffix rules (§4 Sandbox behaviours; ARCHITECTURE.md, "Verification and the
+"""The sandbox suffix rules (§4 Sandbox behaviours; SANDBOX.md, "Verification and the
 sandbox suffixes"): pure functions from a suffix and the platform mode to a status.
 
 The suffix is the last three characters of an individual's ``fullName`` or a business's
@@ -17,12 +17,24 @@ from reference.customers.store import (
     REJECTED,
     UNVERIFIED,
 )
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 MANUAL_REVIEW = "001"  # submittable; a complete packet goes to manual review
 REJECT = "002"
 APPROVE = "003"  # submittable; a complete packet is approved (our choice)
 SUBMITTABLE = frozenset({MANUAL_REVIEW, APPROVE})
+
+TERMINAL_STATUS = seam(
+    "customers.individual_terminal_status",
+    "the status an individual's terminal suffix resolves to: REJECTED for 002, else APPROVED"
+    " (context: suffix)",
+)
+CAPTURED_STATUS = seam(
+    "customers.status_on_capture",
+    "the status an individual resolves to when its suffix is read on a regulated or"
+    " skip-paperwork platform (context: before, the UNVERIFIED status it had; suffix)",
+)
 
 
 def suffix_source(customer_type: str, fields: dict[str, Any]) -> str | None:
@@ -48,10 +60,9 @@ def resolves_early(settings: ServerSettings) -> bool:
 def individual_terminal(suffix: str | None, settings: ServerSettings) -> str:
     """The outcome of an individual's terminal suffix: ``002`` rejects; a name without a
     scenario suffix is approved ("no suffix gives an approved customer", read as for
-    businesses; see ARCHITECTURE.md)."""
-    if suffix != REJECT or settings.has_fault("kyc-rejected-suffix-approved"):
-        return APPROVED
-    return REJECTED
+    businesses; see SANDBOX.md)."""
+    status = REJECTED if suffix == REJECT else APPROVED
+    return settings.seams.apply(TERMINAL_STATUS, status, suffix=suffix)
 
 
 def individual_resolved(suffix: str, settings: ServerSettings) -> str:
@@ -67,9 +78,8 @@ def status_on_capture(
     arrives): individuals resolve here on regulated or skip-paperwork platforms."""
     if customer_type != INDIVIDUAL or status != UNVERIFIED or not resolves_early(settings):
         return status
-    if settings.has_fault("regulated-suffix-ignored"):
-        return status
-    return individual_resolved(suffix, settings)
+    resolved = individual_resolved(suffix, settings)
+    return settings.seams.apply(CAPTURED_STATUS, resolved, before=status, suffix=suffix)
 
 
 def early_business_decision(suffix: str | None, settings: ServerSettings) -> str | None:

@@ -1,4 +1,4 @@
-"""Verification packet completeness (§2 Verification ``errors``; ARCHITECTURE.md,
+"""Verification packet completeness (§2 Verification ``errors``; SANDBOX.md,
 "Verification and the sandbox suffixes"): one error per missing field or document.
 
 An empty list means the packet is complete. ``resourceId`` names the customer or the
@@ -13,6 +13,7 @@ from reference.customers.documents import IDENTITY_TYPES, TWO_SIDED, documents_o
 from reference.customers.owners import CONTROL_ROLES, owners_of
 from reference.customers.store import Customer
 from reference.server.db import Database
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 _INDIVIDUAL_FIELDS = ("birthDate", "nationality", "idType", "identifier", "address")
@@ -27,22 +28,25 @@ _OWNER_FIELDS = (
     "identifier",
 )
 CERTIFICATE = "CERTIFICATE_OF_INCORPORATION"
+MISSING_FIELD = "MISSING_FIELD"
+OWNERS_FIELD = "beneficialOwners"
+
+PACKET_ERRORS = seam(
+    "customers.packet_errors",
+    "the Verification errors[] of a customer's packet, empty when it is complete"
+    " (context: customer)",
+)
 
 
 class _Errors:
-    """Collects the errors of one packet; the one fault mode of this area lives here."""
+    """Collects the errors of one packet."""
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self) -> None:
         self.items: list[dict[str, Any]] = []
-        self._settings = settings
 
     def field(self, resource_id: str, field: str, reason: str = "is required") -> None:
-        if field.endswith("birthDate") and self._settings.has_fault(
-            "verification-missing-field-omitted"
-        ):
-            return
         self.items.append(
-            {"resourceId": resource_id, "type": "MISSING_FIELD", "field": field, "reason": reason}
+            {"resourceId": resource_id, "type": MISSING_FIELD, "field": field, "reason": reason}
         )
 
     def document(self, resource_id: str, accepted: list[str], reason: str) -> None:
@@ -76,12 +80,12 @@ def packet_errors(
     db: Database, customer: Customer, settings: ServerSettings
 ) -> list[dict[str, Any]]:
     """What the customer's packet lacks."""
-    errors = _Errors(settings)
+    errors = _Errors()
     if customer.is_individual:
         _individual(errors, db, customer)
     else:
-        _business(errors, db, customer, settings)
-    return errors.items
+        _business(errors, db, customer)
+    return settings.seams.apply(PACKET_ERRORS, errors.items, customer=customer)
 
 
 def _individual(errors: _Errors, db: Database, customer: Customer) -> None:
@@ -97,7 +101,7 @@ def _individual(errors: _Errors, db: Database, customer: Customer) -> None:
     _identity(errors, db, customer.id)
 
 
-def _business(errors: _Errors, db: Database, customer: Customer, settings: ServerSettings) -> None:
+def _business(errors: _Errors, db: Database, customer: Customer) -> None:
     info = customer.fields.get("businessInfo") or {}
     for key in _BUSINESS_FIELDS:
         if not info.get(key):
@@ -106,8 +110,7 @@ def _business(errors: _Errors, db: Database, customer: Customer, settings: Serve
         errors.document(customer.id, [CERTIFICATE], "a certificate of incorporation is required")
     owners = owners_of(db, customer.id)
     if not owners:
-        if not settings.has_fault("business-owner-rule-off"):
-            errors.field(customer.id, "beneficialOwners", "at least one beneficial owner")
+        errors.field(customer.id, OWNERS_FIELD, "at least one beneficial owner")
         return
     if not any(CONTROL_ROLES.intersection(owner.roles) for owner in owners):
         errors.field(

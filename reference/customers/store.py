@@ -44,7 +44,7 @@ class Customer:
     customer_type: str
     fields: dict[str, Any]
     status: str
-    suffix: str | None  # the sandbox suffix, read once (ARCHITECTURE.md, "Verification")
+    suffix: str | None  # the sandbox suffix, read once (SANDBOX.md, "Verification")
     consents: dict[str, dict[str, Any]] = field(default_factory=dict)
     email_verified: bool = False
     phone_verified: bool = False
@@ -83,7 +83,7 @@ def new_customer_id() -> str:
 
 def required_channels(customer: Customer) -> list[str]:
     """The contact channels the simulated provider requires: individuals in the EEA, for
-    each channel on file (ARCHITECTURE.md, "Contact verification")."""
+    each channel on file (SANDBOX.md, "Contact verification")."""
     if not customer.is_individual or customer.fields.get("region") not in EEA:
         return []
     return [name for name, key in CHANNEL_FIELDS.items() if customer.fields.get(key)]

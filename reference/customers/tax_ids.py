@@ -1,6 +1,6 @@
 """Business tax-id formats by country (§2 Customer: "taxId validated against country").
 
-The formats are the reference's choice (ARCHITECTURE.md, "Customers"): the shape of each
+The formats are the reference's choice (SANDBOX.md, "Customers"): the shape of each
 country's company tax number, without check-digit arithmetic.
 """
 

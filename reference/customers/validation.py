@@ -1,7 +1,7 @@
 """Validation of ``POST /customers`` and ``PATCH /customers/{customerId}`` bodies.
 
 Every field is checked and every problem recorded before one ``InvalidInput`` is raised
-(§7 Errors). The rules are the reference's contract (ARCHITECTURE.md, "Customers"); the
+(§7 Errors). The rules are the reference's contract (SANDBOX.md, "Customers"); the
 result is the customer's complete field set after the request, ready to store.
 """
 
@@ -26,8 +26,15 @@ from reference.server.field_checks import (
     string_list,
     text,
 )
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.server.validation import Problems, at
+
+TAX_ID_PROBLEM = seam(
+    "customers.tax_id_problem",
+    "why businessInfo.taxId does not fit businessInfo.country, None when it fits"
+    " (context: country, tax_id)",
+)
 
 CUSTOMER_TYPES = (INDIVIDUAL, BUSINESS)
 BUSINESS_REQUIRED = ("legalName", "country", "taxId", "incorporatedOn")
@@ -38,7 +45,7 @@ def _boolean(problems: Problems, path: str, value: Any) -> bool | None:
 
 
 # Top-level fields of both customer types (§2 Customer). The due-diligence fields the
-# interface describes without naming are given names here (ARCHITECTURE.md choices).
+# interface describes without naming are given names here (SANDBOX.md choices).
 _FIELDS: Mapping[str, Check] = {
     "platformCustomerId": text,
     "fullName": text,
@@ -73,7 +80,7 @@ _BUSINESS_FIELDS: Mapping[str, Check] = {
 }
 # UserInfoFieldName -> the field that carries it, per customer type. Businesses carry the
 # person-shaped names in businessInfo (their required fields), so a business is never
-# asked for a birth date (ARCHITECTURE.md lists the individual mapping).
+# asked for a birth date (SANDBOX.md lists the individual mapping).
 _PROVIDER_FIELD = {
     INDIVIDUAL: {
         "FULL_NAME": "fullName",
@@ -197,14 +204,9 @@ def _business_info(
     country_code, tax_id = merged.get("country"), merged.get("taxId")
     touched = "country" in obj or "taxId" in obj
     valid_parts = obj.get("country") is None or "country" in checked
-    if (
-        touched
-        and valid_parts
-        and country_code is not None
-        and tax_id is not None
-        and not settings.has_fault("tax-id-unchecked")
-    ):
+    if touched and valid_parts and country_code is not None and tax_id is not None:
         problem = tax_id_problem(country_code, tax_id)
+        problem = settings.seams.apply(TAX_ID_PROBLEM, problem, country=country_code, tax_id=tax_id)
         if problem is not None:
             problems.add("businessInfo.taxId", "TAX_ID_FORMAT", problem)
     return merged

@@ -30,11 +30,18 @@ from reference.server.clock import iso, utc_now
 from reference.server.db import Database, from_json, to_json
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 
 RESOLVE_ERRORS = "RESOLVE_ERRORS"
 # verificationStatus of a complete submission, by the customer's resulting status.
 _OUTCOME = {PENDING: "PENDING_MANUAL_REVIEW", APPROVED: APPROVED, REJECTED: REJECTED}
+
+FINAL_RESUBMITTED = seam(
+    "customers.final_resubmission_status",
+    "the status a submission moves an APPROVED or REJECTED customer to: None, so it is"
+    " refused with 400 (context: customer)",
+)
 
 
 def submit(services: Services, customer: Customer, *, hosted: bool = False) -> dict[str, Any]:
@@ -43,14 +50,15 @@ def submit(services: Services, customer: Customer, *, hosted: bool = False) -> d
     ``hosted``: the hosted flow collected whatever was missing, so the packet is complete.
     """
     db, settings = services.db, services.settings
-    if customer.is_final and not settings.has_fault("kyc-final-status-changed"):
-        raise ApiError(
-            400,
-            "CUSTOMER_STATUS_FINAL",
-            f"{customer.id} is {customer.status}, which is final (§3 Customer verification)",
-        )
-    if customer.is_final:  # the fault: a final status moves again
-        outcome = PENDING
+    if customer.is_final:
+        moved: str | None = settings.seams.apply(FINAL_RESUBMITTED, None, customer=customer)
+        if moved is None:
+            raise ApiError(
+                400,
+                "CUSTOMER_STATUS_FINAL",
+                f"{customer.id} is {customer.status}, which is final (§3 Customer verification)",
+            )
+        outcome = moved
     else:
         early = (
             None

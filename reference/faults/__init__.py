@@ -27,13 +27,10 @@ from reference.faults import (  # noqa: F401  (importing an area module register
     wallet,
     webhooks,
 )
-from reference.faults.legacy import legacy_faults
 from reference.faults.registry import Fault, registered_faults
 from reference.server.seams import Seams
 
-FAULTS: Mapping[str, Fault] = MappingProxyType(
-    dict(sorted({**legacy_faults(), **registered_faults()}.items()))
-)
+FAULTS: Mapping[str, Fault] = MappingProxyType(dict(sorted(registered_faults().items())))
 
 
 class UnknownFaultError(ValueError):

@@ -2,25 +2,63 @@
 
 from __future__ import annotations
 
-from reference.faults.legacy import legacy
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
 
-legacy(
+from reference.customers import (
+    agreements,
+    api,
+    contact_verification,
+    documents,
+    events,
+    kyc_links,
+    kyc_rules,
+    packets,
+    validation,
+    verifications,
+)
+from reference.customers.documents import Upload
+from reference.customers.store import APPROVED, PENDING, Customer
+from reference.faults.registry import fault
+from reference.server.clock import iso, parse_iso
+from reference.server.db import Database
+from reference.server.settings import ServerSettings
+
+# The media type stored for an upload that is neither declared nor recognised.
+UNKNOWN_MEDIA_TYPE = "application/octet-stream"
+
+
+@fault(
     "kyc-rejected-suffix-approved",
-    breaks="an individual whose suffix must reject (e.g. 002) is approved instead",
+    at=kyc_rules.TERMINAL_STATUS,
     clause="§4 Sandbox behaviours: no suffix gives an approved customer",
     part="transitions",
     caught_by=("test_a_complete_submission_is_decided_by_the_suffix",),
 )
-legacy(
+def rejecting_suffix_approves(status: str, *, suffix: str | None) -> str:
+    """an individual whose suffix must reject (e.g. 002) is approved instead"""
+    return APPROVED
+
+
+@fault(
     "kyc-final-status-changed",
-    breaks="POST /verifications on an APPROVED or REJECTED customer answers 200 and moves it to PENDING",
+    at=verifications.FINAL_RESUBMITTED,
     clause="§3 Customer verification: final, response 400",
     part="transitions",
     caught_by=("test_a_final_status_survives_another_submission",),
 )
-legacy(
+def final_status_moves_to_pending(status: str | None, *, customer: Customer) -> str | None:
+    """POST /verifications on an APPROVED or REJECTED customer answers 200 and moves it to
+    PENDING"""
+    return PENDING
+
+
+@fault(
     "verification-missing-field-omitted",
-    breaks="RESOLVE_ERRORS leaves out the error for a missing birthDate",
+    at=packets.PACKET_ERRORS,
     clause="§4 Sandbox behaviours: complete packet; §2 Verification errors",
     part="transitions",
     caught_by=(
@@ -28,30 +66,65 @@ legacy(
         "test_a_packet_lacking_one_part_is_sent_back_naming_it",
     ),
 )
-legacy(
+def missing_birth_date_omitted(
+    errors: list[dict[str, Any]], *, customer: Customer
+) -> list[dict[str, Any]]:
+    """RESOLVE_ERRORS leaves out the error for a missing birthDate"""
+    return [
+        error
+        for error in errors
+        if not (error["type"] == packets.MISSING_FIELD and error["field"].endswith("birthDate"))
+    ]
+
+
+@fault(
     "kyc-events-out-of-order",
-    breaks="a decision event's timestamp is earlier than its _PENDING event's",
+    at=events.NEXT_STAMP,
     clause="§3 Customer verification: PENDING, then the decision",
     part="webhooks",
     caught_by=("test_customer_events_follow_the_state_machine",),
 )
-legacy(
+def decision_stamped_before_pending(stamp: str, *, previous: str) -> str:
+    """a decision event's timestamp is earlier than its _PENDING event's"""
+    return iso(parse_iso(previous) - timedelta(milliseconds=1))
+
+
+@fault(
     "rename-rederives-status",
-    breaks="PATCH of fullName re-applies the suffix rules to a final customer",
+    at=api.RENAMED,
     clause="§3 Customer verification: renaming does not re-derive the status",
     part="transitions",
     caught_by=("test_renaming_a_final_customer_does_not_re_derive_its_status",),
 )
-legacy(
+def rename_rederives_status(customer: Customer, *, settings: ServerSettings) -> Customer:
+    """PATCH of fullName re-applies the suffix rules to a final customer"""
+    if not customer.is_final:
+        return customer
+    suffix = kyc_rules.suffix_of(customer.fields["fullName"])
+    status = kyc_rules.individual_resolved(suffix, settings)
+    return replace(customer, suffix=suffix, status=status)
+
+
+@fault(
     "consent-replaces-other-types",
-    breaks="recording one agreement type drops the acceptances of the other types",
+    at=agreements.RECORDED,
     clause="§4 Customers and verification: other types left untouched",
     part="endpoints",
     caught_by=("test_recording_one_type_leaves_the_other_types_untouched",),
 )
-legacy(
+def consent_replaces_other_types(
+    recorded: dict[str, dict[str, Any]],
+    *,
+    stored: Mapping[str, dict[str, Any]],
+    entries: list[dict[str, Any]],
+) -> dict[str, dict[str, Any]]:
+    """recording one agreement type drops the acceptances of the other types"""
+    return {entry["type"]: entry for entry in entries}
+
+
+@fault(
     "consents-both-accepted",
-    breaks="a request with both endUserTermsConsent and agreementConsents is accepted",
+    at=agreements.BOTH_FORMS_REFUSED,
     clause="§2 Customer, §7 Errors: rejected",
     part="errors",
     caught_by=(
@@ -59,60 +132,120 @@ legacy(
         "test_both_consent_forms_on_update_are_refused_and_record_nothing",
     ),
 )
-legacy(
+def both_consent_forms_accepted(refused: bool) -> bool:
+    """a request with both endUserTermsConsent and agreementConsents is accepted"""
+    return False
+
+
+@fault(
     "contact-not-required-accepted",
-    breaks="verify-email/verify-phone for a channel the provider does not require answers 200",
+    at=contact_verification.CODE_CHANNEL_REQUIRED,
     clause="§4 Customers and verification, §7 Errors: 409",
     part="errors",
     caught_by=("test_a_channel_the_provider_does_not_require_answers_409",),
 )
-legacy(
+def every_channel_required(required: bool, *, customer: Customer, channel: str) -> bool:
+    """verify-email/verify-phone for a channel the provider does not require answers 200"""
+    return True
+
+
+@fault(
     "kyc-link-ignores-contact",
-    breaks="a KYC link is issued while a contact channel is still PENDING",
+    at=kyc_links.LINK_PENDING_CHANNELS,
     clause="§3 Contact verification: 409",
     part="errors",
     caught_by=("test_a_kyc_link_before_the_channels_are_verified_answers_409",),
 )
-legacy(
+def link_ignores_contact(pending: list[str], *, customer: Customer) -> list[str]:
+    """a KYC link is issued while a contact channel is still PENDING"""
+    return []
+
+
+@fault(
     "kyc-link-reused",
-    breaks="every kyc-link call returns the customer's first kycUrl",
+    at=kyc_links.ANSWERED_LINK,
     clause="§4 Customers and verification: each call returns a fresh link",
     part="endpoints",
     caught_by=("test_each_call_returns_a_fresh_link",),
 )
-legacy(
+def first_link_reused(
+    link: sqlite3.Row | None, *, db: Database, customer: Customer
+) -> sqlite3.Row | None:
+    """every kyc-link call returns the customer's first kycUrl"""
+    first = db.fetchone(
+        "SELECT * FROM kyc_links WHERE customer_id = ? ORDER BY seq LIMIT 1", (customer.id,)
+    )
+    return first if first is not None else link
+
+
+@fault(
     "document-any-type",
-    breaks="uploads of any file type (e.g. text/plain) are accepted",
+    at=documents.ACCEPTED_MEDIA_TYPE,
     clause="§2 Document, §8 Limits: PDF, JPEG or PNG",
     part="limits",
     caught_by=("test_files_of_other_media_types_are_refused",),
 )
-legacy(
+def any_media_type_accepted(
+    accepted: str | None, *, upload: Upload, sniffed: str | None
+) -> str | None:
+    """uploads of any file type (e.g. text/plain) are accepted"""
+    return upload.declared_type or sniffed or UNKNOWN_MEDIA_TYPE
+
+
+@fault(
     "document-quality-unchecked",
-    breaks="photos under 320 pixels a side are accepted instead of 422 DOCUMENT_REJECTED",
+    at=documents.PHOTO_PASSES_QUALITY,
     clause="§4 POST /documents, §7 Errors",
     part="errors",
     caught_by=("test_a_photo_without_corners_focus_or_colour_is_rejected",),
 )
-legacy(
+def every_photo_passes(passes: bool, *, size: tuple[int, int]) -> bool:
+    """photos under 320 pixels a side are accepted instead of 422 DOCUMENT_REJECTED"""
+    return True
+
+
+@fault(
     "tax-id-unchecked",
-    breaks="businessInfo.taxId is not validated against businessInfo.country",
+    at=validation.TAX_ID_PROBLEM,
     clause="§2 Customer: taxId validated against country",
     part="resources",
     caught_by=("test_a_tax_id_that_fits_no_reading_of_the_us_format_is_refused",),
 )
-legacy(
+def tax_id_unchecked(problem: str | None, *, country: str, tax_id: str) -> str | None:
+    """businessInfo.taxId is not validated against businessInfo.country"""
+    return None
+
+
+@fault(
     "regulated-suffix-ignored",
-    breaks="on regulated or skip-paperwork platforms individuals stay UNVERIFIED at creation",
+    at=kyc_rules.CAPTURED_STATUS,
     clause="§4 Sandbox behaviours: the suffix resolves at creation",
     part="transitions",
     caught_by=("test_an_individual_starts_where_its_suffix_and_the_platform_mode_say",),
     run_args=("--regulated=true",),
 )
-legacy(
+def suffix_ignored_at_creation(status: str, *, before: str, suffix: str) -> str:
+    """on regulated or skip-paperwork platforms individuals stay UNVERIFIED at creation"""
+    return before
+
+
+@fault(
     "business-owner-rule-off",
-    breaks="a business packet without any beneficial owner counts as complete",
+    at=packets.PACKET_ERRORS,
     clause="§4 Sandbox behaviours, §8 Limits: beneficial owners declared",
     part="transitions",
     caught_by=("test_a_001_or_003_business_needs_documents_and_an_owner",),
 )
+def owners_not_required(
+    errors: list[dict[str, Any]], *, customer: Customer
+) -> list[dict[str, Any]]:
+    """a business packet without any beneficial owner counts as complete"""
+    return [
+        error
+        for error in errors
+        if not (
+            error["type"] == packets.MISSING_FIELD
+            and error["resourceId"] == customer.id
+            and error["field"] == packets.OWNERS_FIELD
+        )
+    ]

@@ -1,26 +1,73 @@
-"""Fault modes of executing, refunding and rendering money records (reference/payments/)."""
+"""Fault modes of executing, refunding and rendering money records (reference/payments/).
+
+Some break a money-movement rule the way a real server was seen to break it, narrower than
+the blunt fault beside them (``jit-quote-executable``, ``sca-non-sca-endpoint-200``): the
+server behaves correctly on the path an older check looked at and wrongly on another. Others
+break the shape of one answer per money resource, the one the resources part reads.
+"""
 
 from __future__ import annotations
 
-from reference.faults.legacy import legacy
+import time
+from dataclasses import replace
+from typing import Any
 
-legacy(
+from reference.accounts import api as internal_accounts_api
+from reference.accounts import external_accounts, funding, ledger
+from reference.accounts.external_accounts import ExternalAccount
+from reference.accounts.internal_accounts import InternalAccount
+from reference.faults.registry import fault
+from reference.payments import execution, quote_store, quotes_api, rate_refusals, transactions_api
+from reference.payments import transaction_store as txns
+from reference.payments.quote_store import Quote
+from reference.payments.transaction_store import Transaction
+from reference.sca import authentication as sca
+from reference.server.clock import later_than
+from reference.server.errors import ApiError
+from reference.server.services import Services
+
+# How long the lock stays free between an execute's check and its debit, so concurrent
+# executes really interleave.
+RACE_WINDOW_S = 0.1
+# The failureReason a completing transaction keeps.
+STALE_FAILURE_REASON = "PAYOUT_RETURNED"
+# Statuses of card transactions (§2 CardTransaction) a broken server applies to type=CARD.
+CARD_STATUSES = frozenset({"SETTLED", "DECLINED", "VOIDED", "EXCEPTION"})
+TRANSACTION_PREFIX = "Transaction:"
+BAD_EXTERNAL_STATUS = "VERIFIED_ACTIVE"
+
+
+@fault(
     "execute-double-debit",
-    breaks="a second execute of an executed quote answers 200 and debits the source again",
+    at=execution.REPEAT_ANSWER,
     clause="§3 Quote and transaction: execute moves a PENDING quote; DESIGN: debit once",
     part="errors",
     caught_by=("test_a_second_execute_debits_nothing",),
 )
-legacy(
+def debit_again(answer: Quote | None, *, services: Services, quote: Quote) -> Quote | None:
+    """a second execute of an executed quote answers 200 and debits the source again"""
+    transaction = execution.transaction_of(services, quote)
+    ledger.post(
+        services.db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id
+    )
+    return quote
+
+
+@fault(
     "execute-after-expiry",
-    breaks="a quote past expiresAt still executes",
+    at=execution.EXPIRED_REFUSAL,
     clause="§3 Quote and transaction: before expiresAt; §7 Errors: QUOTE_EXPIRED",
     part="errors",
     caught_by=("test_an_expired_quote_is_not_executed",),
 )
-legacy(
+def execute_expired(refusal: ApiError | None, *, quote: Quote) -> ApiError | None:
+    """a quote past expiresAt still executes"""
+    return None
+
+
+@fault(
     "refund-event-missing",
-    breaks="a failed payout is refunded but no OUTGOING_PAYMENT.REFUND_* event is sent",
+    at=execution.REFUND_ANNOUNCED,
     clause="§3 Quote and transaction, §6 Events: refund events",
     part="webhooks",
     caught_by=(
@@ -28,9 +75,14 @@ legacy(
         "test_payment_events_are_envelopes_whose_data_is_the_transaction",
     ),
 )
-legacy(
+def refund_unannounced(announced: bool, *, transaction: Transaction) -> bool:
+    """a failed payout is refunded but no OUTGOING_PAYMENT.REFUND_* event is sent"""
+    return False
+
+
+@fault(
     "money-leak-on-refund",
-    breaks="the automatic refund credits back 1 unit less than was debited",
+    at=execution.REFUND_AMOUNT,
     clause="§2 Transaction: a debited amount is refunded automatically",
     part="transitions",
     caught_by=(
@@ -38,30 +90,65 @@ legacy(
         "test_a_failed_payout_fails_and_its_debit_is_refunded",
     ),
 )
-legacy(
+def refund_one_unit_less(amount: int, *, transaction: Transaction) -> int:
+    """the automatic refund credits back 1 unit less than was debited"""
+    return amount - 1
+
+
+def _check_then_carry_out(services: Services, platform_id: str, quote_id: str) -> Quote:
+    """Check the quote in one DB transaction and carry it out in another, the lock free
+    between them."""
+    with services.db.transaction():
+        execution.check_executable(services, execution.load_quote(services, platform_id, quote_id))
+    time.sleep(RACE_WINDOW_S)  # the lock is free: another execute passes the same check
+    with services.db.transaction():
+        return execution.release(services, execution.load_quote(services, platform_id, quote_id))
+
+
+@fault(
     "execute-not-atomic",
-    breaks="execute checks the quote's status and debits in two DB transactions, so concurrent executes can each debit",
+    at=execution.PROCEDURE,
     clause="§3 Quote and transaction; DESIGN: debit once",
     part="transitions",
     caught_by=("test_simultaneous_executes_of_one_quote_debit_the_source_once",),
 )
-legacy(
+def execute_in_two_transactions(procedure: execution.Procedure) -> execution.Procedure:
+    """execute checks the quote's status and debits in two DB transactions, so concurrent
+    executes can each debit"""
+    return _check_then_carry_out
+
+
+@fault(
     "rate-refusal-debits",
-    breaks="an execute whose quoted rate is refused answers QUOTE_RATE_UNAVAILABLE but debits the source",
+    at=rate_refusals.EXPIRED_TRANSACTION,
     clause="§3 Quote and transaction: nothing is exchanged",
     part="transitions",
     caught_by=("test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers",),
 )
-legacy(
+def debit_on_refusal(transaction: Transaction, *, services: Services, quote: Quote) -> Transaction:
+    """an execute whose quoted rate is refused answers QUOTE_RATE_UNAVAILABLE but debits the
+    source"""
+    ledger.post(
+        services.db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id
+    )
+    return transaction
+
+
+@fault(
     "quote-amount-as-string",
-    breaks="quotes render totalSendingAmount as a string",
+    at=quotes_api.CREATED_BODY,
     clause="§2 Quote: integers",
     part="resources",
     caught_by=("test_a_quote_describes_the_request_it_answers",),
 )
-legacy(
+def amount_as_string(body: dict[str, Any], *, quote: Quote) -> dict[str, Any]:
+    """quotes render totalSendingAmount as a string"""
+    return {**body, "totalSendingAmount": str(body.get("totalSendingAmount"))}
+
+
+@fault(
     "transaction-id-unprefixed",
-    breaks="transactions render id without the Transaction: prefix",
+    at=transactions_api.LISTED_BODY,
     clause="§2 Transaction: id",
     part="resources",
     caught_by=(
@@ -69,66 +156,138 @@ legacy(
         "test_a_transaction_carries_the_parties_and_amounts_of_its_quote",
     ),
 )
-legacy(
+def id_unprefixed(body: dict[str, Any], *, transaction: Transaction) -> dict[str, Any]:
+    """transactions render id without the Transaction: prefix"""
+    return {**body, "id": str(body.get("id", "")).removeprefix(TRANSACTION_PREFIX)}
+
+
+@fault(
     "internal-account-balance-missing",
-    breaks="internal accounts omit the available balance",
+    at=internal_accounts_api.LISTED_BODY,
     clause="§2 InternalAccount: available and total balance",
     part="resources",
     caught_by=("test_the_available_balance_never_exceeds_the_total",),
 )
-legacy(
+def no_available_balance(body: dict[str, Any], *, account: InternalAccount) -> dict[str, Any]:
+    """internal accounts omit the available balance"""
+    return {key: value for key, value in body.items() if key != "availableBalance"}
+
+
+@fault(
     "external-account-bad-status",
-    breaks="external accounts render status VERIFIED_ACTIVE, outside the three values",
+    at=external_accounts.CREATED_BODY,
     clause="§2 ExternalAccount: status",
     part="resources",
     caught_by=("test_an_external_account_carries_its_owner_currency_and_account_info",),
 )
-legacy(
+def status_outside_the_values(body: dict[str, Any], *, account: ExternalAccount) -> dict[str, Any]:
+    """external accounts render status VERIFIED_ACTIVE, outside the three values"""
+    return {**body, "status": BAD_EXTERNAL_STATUS}
+
+
+@fault(
     "sca-non-sca-authorize-executes",
-    breaks="quote authorization for a customer outside SCA releases a PENDING quote (200); on an executed quote it still answers 409",
+    at=sca.OUTSIDE_AUTHORIZE_RELEASES,
     clause="§5 Authentication: SCA endpoints return 409 for other customers",
     part="errors",
     caught_by=("test_quote_authorization_answers_409_for_customers_outside_sca",),
 )
-legacy(
+def authorize_releases_pending(releases: bool, *, quote: Quote) -> bool:
+    """quote authorization for a customer outside SCA releases a PENDING quote (200); on an
+    executed quote it still answers 409"""
+    return quote.status == quote_store.PENDING
+
+
+@fault(
     "jit-execute-starts-transfer",
-    breaks="execute on a just-in-time quote answers 200 PROCESSING and starts its transaction (PROCESSING, event), the quote read back still PENDING",
+    at=execution.UNCHECKED_ANSWER,
     clause="§4 Quotes rule 2: never executed with the execute endpoint",
     part="transitions",
     caught_by=("test_the_execute_endpoint_does_not_execute_a_just_in_time_quote",),
 )
-legacy(
+def start_just_in_time_transfer(
+    answer: Quote | None, *, services: Services, quote: Quote
+) -> Quote | None:
+    """execute on a just-in-time quote answers 200 PROCESSING and starts its transaction
+    (PROCESSING, event), the quote read back still PENDING"""
+    if not (funding.is_realtime(quote.fields) and quote.status == quote_store.PENDING):
+        return answer
+    transaction = txns.load(services.db, quote.platform_id, quote.transaction_id)
+    if transaction is None:
+        return answer
+    stamp = later_than(max(transaction.updated_at, quote.updated_at))
+    transaction = txns.save(services.db, transaction, stamp, status=txns.PROCESSING)
+    services.webhooks.enqueue_event(
+        transaction.platform_id,
+        execution.EVENT_PREFIX + txns.PROCESSING,
+        txns.render(transaction),
+        timestamp=stamp,
+    )
+    return replace(quote, status=quote_store.PROCESSING, updated_at=stamp)
+
+
+@fault(
     "jit-instructions-missing-non-usd",
-    breaks="a just-in-time quote funded in a currency other than USD is answered with an empty paymentInstructions",
+    at=quotes_api.READ_BODY,
     clause="§2 Quote: present for just-in-time funding",
     part="resources",
     caught_by=("test_just_in_time_quotes_in_every_supported_currency_carry_instructions",),
 )
-legacy(
+def no_instructions_unless_usd(body: dict[str, Any], *, quote: Quote) -> dict[str, Any]:
+    """a just-in-time quote funded in a currency other than USD is answered with an empty
+    paymentInstructions"""
+    source = body.get("source") or {}
+    if funding.is_realtime(body) and source.get("currency") != "USD":
+        return {**body, "paymentInstructions": []}
+    return body
+
+
+@fault(
     "completed-failure-reason",
-    breaks="a transaction that completes keeps a failureReason (PAYOUT_RETURNED) in every read path",
+    at=execution.COMPLETED_FAILURE_REASON,
     clause="§2 Transaction: failureReason is set with FAILED",
     part="resources",
     caught_by=("test_a_transaction_names_its_customer_quote_and_kind",),
 )
-legacy(
+def keep_a_failure_reason(reason: str | None, *, transaction: Transaction) -> str | None:
+    """a transaction that completes keeps a failureReason (PAYOUT_RETURNED) in every read
+    path"""
+    return STALE_FAILURE_REASON
+
+
+@fault(
     "card-status-filter-card-statuses",
-    breaks="GET /transactions with type=CARD and a card status (SETTLED, DECLINED, ...) answers 200 with a list; payment statuses still answer 400",
+    at=transactions_api.QUERY_REFUSED,
     clause="§4, §7: status combined with type=CARD returns 400",
     part="errors",
     caught_by=("test_a_status_filter_with_type_card_answers_400",),
 )
-legacy(
+def card_statuses_listed(refused: bool, *, status: str | None, kind: str | None) -> bool:
+    """GET /transactions with type=CARD and a card status (SETTLED, DECLINED, ...) answers
+    200 with a list; payment statuses still answer 400"""
+    return refused and not (kind == transactions_api.CARD and status in CARD_STATUSES)
+
+
+@fault(
     "internal-account-card-capabilities-missing",
-    breaks="internal accounts listed by GET /customers/internal-accounts carry no cardCapabilities, even one funding a card",
+    at=internal_accounts_api.LISTED_BODY,
     clause="§2 InternalAccount: card capabilities",
     part="resources",
     caught_by=("test_an_account_funding_a_card_states_its_card_capabilities",),
 )
-legacy(
+def no_card_capabilities(body: dict[str, Any], *, account: InternalAccount) -> dict[str, Any]:
+    """internal accounts listed by GET /customers/internal-accounts carry no cardCapabilities,
+    even one funding a card"""
+    return {key: value for key, value in body.items() if key != "cardCapabilities"}
+
+
+@fault(
     "wallet-privacy-flag-everywhere",
-    breaks="privateEnabled appears on every internal account in the list",
+    at=internal_accounts_api.LISTED_BODY,
     clause="§2 InternalAccount: only EMBEDDED_WALLET",
     part="resources",
     caught_by=("test_the_privacy_flag_appears_only_on_embedded_wallet_accounts",),
 )
+def privacy_flag_everywhere(body: dict[str, Any], *, account: InternalAccount) -> dict[str, Any]:
+    """privateEnabled appears on every internal account in the list"""
+    return {"privateEnabled": False, **body}

@@ -2,47 +2,95 @@
 
 from __future__ import annotations
 
-from reference.faults.legacy import legacy
+import json
+from typing import Any
 
-legacy(
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from reference.faults.registry import fault
+from reference.webhooks import delivery, events
+from reference.webhooks.outbox import OutboxRow
+
+CUSTOMER_EVENT_PREFIX = "CUSTOMER."
+
+
+@fault(
     "webhook-forged-signature",
-    breaks="deliveries are signed with a key other than the published one",
+    at=delivery.SIGNING_KEY,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
     caught_by=("test_test_event_is_signed",),
 )
-legacy(
+def sign_with_an_unpublished_key(key: ec.EllipticCurvePrivateKey) -> ec.EllipticCurvePrivateKey:
+    """deliveries are signed with a key other than the published one"""
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+@fault(
     "webhook-tampered-body",
-    breaks="the delivered body differs from the signed bytes",
+    at=delivery.WIRE_BODY,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
     caught_by=("test_test_event_is_signed",),
 )
-legacy(
+def reserialise_the_body(body: bytes, *, row: OutboxRow) -> bytes:
+    """the delivered body differs from the signed bytes"""
+    # Same JSON value, different bytes: a verifier that re-serialises passes, one that
+    # hashes the exact body fails.
+    return json.dumps(json.loads(body)).encode("utf-8")
+
+
+def _unsigned(headers: dict[str, str]) -> dict[str, str]:
+    return {name: value for name, value in headers.items() if name != delivery.SIGNATURE_HEADER}
+
+
+@fault(
     "webhook-unsigned",
-    breaks="deliveries carry no X-Service-Signature",
+    at=delivery.DELIVERY_HEADERS,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
     caught_by=("test_test_event_is_signed",),
 )
-legacy(
+def leave_every_signature_off(headers: dict[str, str], *, row: OutboxRow) -> dict[str, str]:
+    """deliveries carry no X-Service-Signature"""
+    return _unsigned(headers)
+
+
+@fault(
     "webhook-test-not-sent",
-    breaks="POST /sandbox/webhooks/test answers 200 but delivers nothing",
+    at=events.TEST_EVENT_QUEUED,
     clause="§6 Events",
     part="webhooks",
     caught_by=("test_test_event_reaches_the_configured_endpoint",),
 )
-legacy(
+def never_queue_the_test_event(queued: bool, *, platform_id: str, event: dict[str, Any]) -> bool:
+    """POST /sandbox/webhooks/test answers 200 but delivers nothing"""
+    return False
+
+
+@fault(
     "webhook-test-wrong-shape",
-    breaks="the TEST event lacks webhookId and has test: false",
+    at=events.TEST_EVENT,
     clause="§6 Events: test event",
     part="webhooks",
     caught_by=("test_test_event_has_the_documented_shape",),
 )
-legacy(
+def misshape_the_test_event(event: dict[str, Any]) -> dict[str, Any]:
+    """the TEST event lacks webhookId and has test: false"""
+    misshapen = {**event, "test": False}
+    del misshapen["webhookId"]
+    return misshapen
+
+
+@fault(
     "kyc-event-unsigned",
-    breaks="CUSTOMER.* deliveries carry no X-Service-Signature; TEST events stay signed",
+    at=delivery.DELIVERY_HEADERS,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
     caught_by=("test_customer_events_are_signed",),
 )
+def leave_customer_signatures_off(headers: dict[str, str], *, row: OutboxRow) -> dict[str, str]:
+    """CUSTOMER.* deliveries carry no X-Service-Signature; TEST events stay signed"""
+    if row.event_type.startswith(CUSTOMER_EVENT_PREFIX):
+        return _unsigned(headers)
+    return headers

@@ -2,7 +2,7 @@
 
 Shown: statuses ``PENDING`` and ``CLAIMED``; a customer's claim attaches the invitee UMA
 address and fires the claimed webhook. Paths, bodies and the event's type and payload are
-not shown, so the reference's choice (ARCHITECTURE.md, "Cards, agents and invitations"):
+not shown, so the reference's choice (SANDBOX.md, "Cards, agents and invitations"):
 
 - ``POST /invitations {inviterCustomerId?}`` → ``201`` ``{id: Invitation:<uuid>, status:
   PENDING, inviterCustomerId, claimedByCustomerId: null, inviteeUmaAddress: null, createdAt,
@@ -27,10 +27,22 @@ from reference.server.clock import iso, later_than, utc_now
 from reference.server.db import Database
 from reference.server.errors import ApiError, FieldError, InvalidInput
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 
 PENDING = "PENDING"
 CLAIMED = "CLAIMED"
 EVENT = "INVITATION.CLAIMED"
+
+INVITEE_UMA = seam(
+    "invitations.invitee_uma",
+    "the invitee UMA address a claim attaches to the invitation (context: customer_id, the"
+    " claiming customer)",
+)
+CLAIMED_EVENT_DATA = seam(
+    "invitations.claimed_event_data",
+    "the data of the INVITATION.CLAIMED event a claim fires, None to fire none (context:"
+    " invitation_id)",
+)
 
 
 def _render(row: Any) -> dict[str, Any]:
@@ -87,7 +99,7 @@ def read(request: ApiRequest) -> Response:
 def claim(request: ApiRequest) -> Response:
     """``POST /invitations/{invitationId}/claim {customerId}`` → the invitation ``CLAIMED``."""
     services, platform_id = request.services, request.platform.id
-    db, settings = services.db, services.settings
+    db, seams = services.db, services.settings.seams
     with db.transaction():
         row = _load(db, platform_id, request.path_params["invitationId"])
         customer_id = _customer(db, platform_id, request.body.get("customerId"), "customerId")
@@ -95,17 +107,18 @@ def claim(request: ApiRequest) -> Response:
             raise ApiError(409, "INVITATION_ALREADY_CLAIMED", f"{row['id']} is {row['status']}")
         domain = load_config(db, platform_id).effective_uma_domain
         username = "u" + customer_id.split(":", 1)[-1].replace("-", "")[:12]
-        uma = None if settings.has_fault("invitation-claim-no-uma") else f"${username}@{domain}"
+        uma: str | None = f"${username}@{domain}"
+        uma = seams.apply(INVITEE_UMA, uma, customer_id=customer_id)
         db.execute(
             """UPDATE invitations SET status = ?, claimed_by = ?, invitee_uma = ?, updated_at = ?
                WHERE id = ?""",
             (CLAIMED, customer_id, uma, later_than(row["updated_at"]), row["id"]),
         )
         row = _load(db, platform_id, row["id"])
-        if not settings.has_fault("invitation-claim-no-event"):
-            services.webhooks.enqueue_event(
-                platform_id, EVENT, _render(row), timestamp=row["updated_at"]
-            )
+        data: dict[str, Any] | None = _render(row)
+        data = seams.apply(CLAIMED_EVENT_DATA, data, invitation_id=row["id"])
+        if data is not None:
+            services.webhooks.enqueue_event(platform_id, EVENT, data, timestamp=row["updated_at"])
     return JSONResponse(_render(row))
 
 

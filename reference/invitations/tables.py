@@ -1,4 +1,4 @@
-"""The invitations table (ARCHITECTURE.md, "Cards, agents and invitations")."""
+"""The invitations table (SANDBOX.md, "Cards, agents and invitations")."""
 
 from __future__ import annotations
 

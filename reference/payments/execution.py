@@ -1,4 +1,4 @@
-"""Executing a quote (§3 Quote and transaction; ARCHITECTURE.md, "Execute and
+"""Executing a quote (§3 Quote and transaction; SANDBOX.md, "Execute and
 transactions"): the debit, settlement, failure and automatic refund, with their
 ``OUTGOING_PAYMENT.*`` events (§6).
 
@@ -16,15 +16,14 @@ quote is ``COMPLETED`` once its transaction is final; a quote executed on creati
 
 from __future__ import annotations
 
-import time
 import uuid
+from collections.abc import Callable
 
 from reference.accounts import external_accounts, funding, internal_accounts, ledger
 from reference.accounts import states as account_states
 from reference.payments import (
     holds,
     limits,
-    money_faults,
     onchain,
     payout_scenarios,
     quote_store,
@@ -37,13 +36,51 @@ from reference.payments.transaction_store import Transaction
 from reference.sca import authentication as sca
 from reference.server.clock import later_than
 from reference.server.errors import ApiError
+from reference.server.seams import seam
 from reference.server.services import Services
 
 EVENT_PREFIX = "OUTGOING_PAYMENT."
 PAYOUT_RETURNED = "PAYOUT_RETURNED"
-# Under `execute-not-atomic`: how long the lock stays free between check and debit, so
-# concurrent executes really interleave.
-RACE_WINDOW_S = 0.1
+
+# How an execute runs, given the quote's platform and id: (services, platform_id, quote_id).
+Procedure = Callable[[Services, str, str], Quote]
+
+PROCEDURE = seam(
+    "execution.procedure",
+    "the function POST /quotes/{quoteId}/execute runs, (services, platform_id, quote_id) ->"
+    " the Quote answered: the status check and the debit in one DB transaction (no context)",
+)
+UNCHECKED_ANSWER = seam(
+    "execution.unchecked_answer",
+    "the Quote an execute answers before checking the quote, None to check and carry it out"
+    " (context: services, quote; inside the execute's DB transaction)",
+)
+EXPIRED_REFUSAL = seam(
+    "execution.expired_refusal",
+    "the error refusing to execute a quote past expiresAt (400 QUOTE_EXPIRED), None to execute"
+    " it anyway (context: quote)",
+)
+REPEAT_ANSWER = seam(
+    "execution.repeat_answer",
+    "the Quote answered, without carrying it out, to an execute of a quote no longer PENDING;"
+    " None refuses it with 409 QUOTE_ALREADY_EXECUTED (context: services, quote; inside the"
+    " execute's DB transaction)",
+)
+REFUND_ANNOUNCED = seam(
+    "execution.refund_announced",
+    "whether the automatic refund's steps send OUTGOING_PAYMENT.REFUND_PENDING and"
+    " REFUND_COMPLETED (context: transaction, the failed transaction)",
+)
+REFUND_AMOUNT = seam(
+    "execution.refund_amount",
+    "the amount the automatic refund credits back to the source, the whole debit"
+    " (context: transaction, the failed transaction)",
+)
+COMPLETED_FAILURE_REASON = seam(
+    "execution.completed_failure_reason",
+    "the failureReason stored on a transaction as it completes: None (context: transaction,"
+    " the transaction before it completes)",
+)
 
 
 class _Steps:
@@ -57,41 +94,46 @@ class _Steps:
         return self._last
 
 
-def _load(services: Services, platform_id: str, quote_id: str) -> Quote:
+def load_quote(services: Services, platform_id: str, quote_id: str) -> Quote:
+    """The platform's quote ``quote_id``, or ``404 NOT_FOUND``."""
     quote = quote_store.load(services.db, platform_id, quote_id)
     if quote is None:
         raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
     return quote
 
 
-def _transaction(services: Services, quote: Quote) -> Transaction:
+def transaction_of(services: Services, quote: Quote) -> Transaction:
+    """The transaction created with ``quote``."""
     transaction = txns.load(services.db, quote.platform_id, quote.transaction_id)
     if transaction is None:  # created with the quote, in the same DB transaction
         raise LookupError(f"{quote.id} has no transaction {quote.transaction_id}")
     return transaction
 
 
-def _check(services: Services, quote: Quote) -> bool:
-    """Raise unless ``quote`` may execute now; True when the `execute-double-debit` fault
-    lets an executed quote debit again."""
-    settings = services.settings
+def check_executable(services: Services, quote: Quote) -> Quote | None:
+    """Raise unless ``quote`` may execute now; or the Quote to answer without carrying it
+    out (None: carry it out)."""
+    seams = services.settings.seams
     funding.refuse_execute(services, quote)  # just-in-time: paying it executes it (§4)
     expired = quote.status == quote_store.EXPIRED or (
         quote.status == quote_store.PENDING and quote.past_expiry()
     )
     if expired:
-        if not settings.has_fault("execute-after-expiry"):
-            raise ApiError(
-                400, "QUOTE_EXPIRED", f"{quote.id} expired at {quote.expires_at}; create a new one"
-            )
+        refusal: ApiError | None = ApiError(
+            400, "QUOTE_EXPIRED", f"{quote.id} expired at {quote.expires_at}; create a new one"
+        )
+        refusal = seams.apply(EXPIRED_REFUSAL, refusal, quote=quote)
+        if refusal is not None:
+            raise refusal
     elif quote.status != quote_store.PENDING:
-        if settings.has_fault("execute-double-debit"):
-            return True
+        answer: Quote | None = seams.apply(REPEAT_ANSWER, None, services=services, quote=quote)
+        if answer is not None:
+            return answer
         raise ApiError(409, "QUOTE_ALREADY_EXECUTED", f"{quote.id} is {quote.status}")
     account_states.check_execution(services, quote)  # frozen, closed or failed since quoting
     _check_funds(services, quote)
     limits.check_execution(services, quote)
-    return False
+    return None
 
 
 def _check_funds(services: Services, quote: Quote) -> None:
@@ -118,16 +160,14 @@ def _announce(services: Services, transaction: Transaction, step: str) -> None:
 
 def _refund(services: Services, transaction: Transaction, steps: _Steps) -> Transaction:
     """Credit the debit back to the source: refund pending, then completed."""
-    settings = services.settings
+    seams = services.settings.seams
     reference = f"REFUND-{uuid.uuid4().hex[:12].upper()}"
-    announce = not settings.has_fault("refund-event-missing")
+    announce = seams.apply(REFUND_ANNOUNCED, True, transaction=transaction)
     pending = {"status": "PENDING", "reference": reference}
     transaction = txns.save(services.db, transaction, steps.next(), refund=pending)
     if announce:
         _announce(services, transaction, "REFUND_PENDING")
-    amount = transaction.sent_amount
-    if settings.has_fault("money-leak-on-refund"):
-        amount -= 1
+    amount = seams.apply(REFUND_AMOUNT, transaction.sent_amount, transaction=transaction)
     source = funding.ledger_source(services, transaction.platform_id, transaction.fields)
     if source is not None:  # else the money goes back outside, where it came from
         ledger.post(services.db, source, amount, ledger.REFUND, transaction.id)
@@ -178,9 +218,11 @@ def _settle(services: Services, quote: Quote, transaction: Transaction, steps: _
         ledger.post(db, internal.id, transaction.received_amount, ledger.CREDIT, transaction.id)
     transaction = onchain.settled(services, quote, transaction)  # wallet and UMA hashes
     stamp = steps.next()
-    stale = money_faults.completed_failure_reason(services.settings)
+    reason: str | None = services.settings.seams.apply(
+        COMPLETED_FAILURE_REASON, None, transaction=transaction
+    )
     transaction = txns.save(
-        db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp, failure_reason=stale
+        db, transaction, stamp, status=txns.COMPLETED, settled_at=stamp, failure_reason=reason
     )
     _announce(services, transaction, txns.COMPLETED)
     return txns.COMPLETED
@@ -190,7 +232,7 @@ def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
     """Debit, move to ``PROCESSING``, settle; return the quote as the caller answers it."""
     db = services.db
     account_states.check_execution(services, quote)  # also after SCA or a just-in-time deposit
-    transaction = _transaction(services, quote)
+    transaction = transaction_of(services, quote)
     steps = _Steps(max(transaction.updated_at, quote.updated_at))
     source = funding.ledger_source(services, quote.platform_id, quote.fields)
     if source is not None:  # a pulled or just-in-time source: the money comes from outside
@@ -209,29 +251,28 @@ def _carry_out(services: Services, quote: Quote, *, immediate: bool) -> Quote:
 
 def execute(services: Services, platform_id: str, quote_id: str) -> Quote:
     """``POST /quotes/{quoteId}/execute``: the quote as answered (``PROCESSING``)."""
-    db = services.db
     rate_refusals.refuse_if_marked(services, platform_id, quote_id)
-    if services.settings.has_fault("execute-not-atomic"):
-        with db.transaction():
-            _check(services, _load(services, platform_id, quote_id))
-        time.sleep(RACE_WINDOW_S)  # the lock is free: another execute passes the same check
-        with db.transaction():
-            return _carry_out(services, _load(services, platform_id, quote_id), immediate=False)
-    with db.transaction():
+    procedure: Procedure = services.settings.seams.apply(PROCEDURE, _execute_at_once)
+    return procedure(services, platform_id, quote_id)
+
+
+def _execute_at_once(services: Services, platform_id: str, quote_id: str) -> Quote:
+    """Check and carry out the quote in one DB transaction, so concurrent executes of one
+    quote debit once."""
+    with services.db.transaction():
         sca.expire_due(services, platform_id)
-        quote = _load(services, platform_id, quote_id)
-        started = money_faults.execute_just_in_time(services, quote)
-        if started is not None:  # `jit-execute-starts-transfer`
-            return started
+        quote = load_quote(services, platform_id, quote_id)
+        unchecked: Quote | None = services.settings.seams.apply(
+            UNCHECKED_ANSWER, None, services=services, quote=quote
+        )
+        if unchecked is not None:
+            return unchecked
         released = sca.on_repeat_execute(services, quote)  # 409 while awaiting authorization
         if released is not None:
             return _carry_out(services, released, immediate=False)
-        if _check(services, quote):  # `execute-double-debit`: debit again, change nothing
-            transaction = _transaction(services, quote)
-            ledger.post(
-                db, quote.source_account_id, -transaction.sent_amount, ledger.DEBIT, transaction.id
-            )
-            return quote
+        answer = check_executable(services, quote)
+        if answer is not None:
+            return answer
         challenged = sca.challenge_on_execute(services, quote)  # SCA: PENDING_AUTHORIZATION
         if challenged is not None:
             return challenged

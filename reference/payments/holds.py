@@ -1,4 +1,4 @@
-"""Payouts held for compliance review (§2 Transaction ``pendingReason``; ARCHITECTURE.md,
+"""Payouts held for compliance review (§2 Transaction ``pendingReason``; SANDBOX.md,
 "Limits, refused rates and compliance holds").
 
 The interface shows no trigger; the sandbox holds every payout to an external account
@@ -14,17 +14,27 @@ from dataclasses import replace
 
 from reference.payments.transaction_store import Transaction
 from reference.server.db import Database, to_json
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 HELD = "077"
 COMPLIANCE_REVIEW = "COMPLIANCE_REVIEW"
 
+PENDING_REASON = seam(
+    "holds.pending_reason",
+    "the pendingReason recorded on a payout held for review, or None to record none"
+    " (context: transaction)",
+)
+
 
 def hold(db: Database, settings: ServerSettings, transaction: Transaction) -> str:
     """Record the hold's reason on the transaction; its status (unchanged). Call in the DB
     transaction that moves it to ``PROCESSING``."""
-    if not settings.has_fault("pending-reason-missing"):
-        fields = {**transaction.fields, "pendingReason": COMPLIANCE_REVIEW}
+    reason: str | None = settings.seams.apply(
+        PENDING_REASON, COMPLIANCE_REVIEW, transaction=transaction
+    )
+    if reason is not None:
+        fields = {**transaction.fields, "pendingReason": reason}
         db.execute(
             "UPDATE transactions SET fields = ? WHERE id = ?", (to_json(fields), transaction.id)
         )

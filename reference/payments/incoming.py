@@ -1,5 +1,5 @@
 """Incoming payments and the refund of a returned incoming deposit (§2 Transaction, §3 Quote
-and transaction, §6 ``INCOMING_PAYMENT.REFUND_*``); ARCHITECTURE.md, "Rule-based accounts,
+and transaction, §6 ``INCOMING_PAYMENT.REFUND_*``); SANDBOX.md, "Rule-based accounts,
 ownership verification, payout scenarios and incoming payments".
 
 ``POST /sandbox/internal-accounts/{accountId}/returned-deposit {amount}`` simulates a
@@ -31,6 +31,7 @@ from reference.payments.transaction_store import Transaction
 from reference.server import currencies
 from reference.server.clock import iso, later_than, utc_now
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 
 INCOMING = "INCOMING"
@@ -39,13 +40,22 @@ EVENT_PREFIX = "INCOMING_PAYMENT."
 DEPOSIT = "INCOMING"  # ledger kind: the deposit credited
 RETURN = "INCOMING_RETURN"  # ledger kind: the deposit sent back
 
+REFUND_EVENT = seam(
+    "incoming.refund_event",
+    "the INCOMING_PAYMENT.REFUND_* event type about to be sent for a returned deposit's"
+    " refund step, or None to send none (context: transaction, as of that step)",
+)
+
 
 def _announce(services: Services, transaction: Transaction, step: str) -> None:
-    if services.settings.has_fault("incoming-refund-event-missing"):
+    event_type: str | None = services.settings.seams.apply(
+        REFUND_EVENT, EVENT_PREFIX + step, transaction=transaction
+    )
+    if event_type is None:
         return
     services.webhooks.enqueue_event(
         transaction.platform_id,
-        EVENT_PREFIX + step,
+        event_type,
         txns.render(transaction),
         timestamp=transaction.updated_at,
     )

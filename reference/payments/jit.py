@@ -1,5 +1,5 @@
 """Just-in-time funding (§1 Funding, §2 Quote ``paymentInstructions``, §3, §4 Quotes rule 2,
-§4 ``POST /sandbox/send``; ARCHITECTURE.md, "Just-in-time funding, pull sources, UMA and
+§4 ``POST /sandbox/send``; SANDBOX.md, "Just-in-time funding, pull sources, UMA and
 on-chain transfers").
 
 A ``REALTIME_FUNDING`` quote carries payment instructions with a reference unique to the
@@ -31,10 +31,22 @@ from reference.payments.quote_store import Quote
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems
 
 MAX_AMOUNT = 10**15
+
+PAYMENT_CURRENCY = seam(
+    "jit.payment_currency",
+    "the currency code a payment into a just-in-time quote must carry, the source's"
+    " (context: quote, paid: the currencyCode sent)",
+)
+REFERENCE_MATCHES = seam(
+    "jit.reference_matches",
+    "whether a deposit into a just-in-time quote's instructions carries its reference, so"
+    " executes it (context: quote, reference: the one sent)",
+)
 
 
 def _payment(body: Mapping[str, Any], *, with_reference: bool) -> tuple[str, str, int | None, str]:
@@ -73,8 +85,13 @@ def _check_payment(services: Services, quote: Quote, code: str, amount: int | No
         problems.add(
             "quoteId", "NOT_REALTIME_FUNDING", "the quote's source is not REALTIME_FUNDING"
         )
-    expected_code = str(fields["source"].get("currency", fields["sendingCurrency"]["code"]))
-    if code != expected_code and not services.settings.has_fault("sandbox-send-any-currency"):
+    expected_code = services.settings.seams.apply(
+        PAYMENT_CURRENCY,
+        str(fields["source"].get("currency", fields["sendingCurrency"]["code"])),
+        quote=quote,
+        paid=code,
+    )
+    if code != expected_code:
         problems.add("currencyCode", "CURRENCY_MISMATCH", f"must be {expected_code}")
     total = int(fields["totalSendingAmount"])
     paid = total if amount is None else amount
@@ -115,8 +132,13 @@ def receive_payment(request: ApiRequest) -> Response:
     services = request.services
     with services.db.transaction():
         quote = _payable(services, request.platform.id, quote_id)
-        ignored = services.settings.has_fault("jit-reference-ignored")
-        if reference != funding.reference_of(quote) and not ignored:
+        matches = services.settings.seams.apply(
+            REFERENCE_MATCHES,
+            reference == funding.reference_of(quote),
+            quote=quote,
+            reference=reference,
+        )
+        if not matches:
             return JSONResponse({"matched": False, "quoteId": quote.id, "transaction": None})
         _check_payment(services, quote, code, amount)
         body = _receive(services, quote)

@@ -1,4 +1,4 @@
-"""Transaction size and daily volume limits (§8 Limits, §7 Errors; ARCHITECTURE.md, "Limits,
+"""Transaction size and daily volume limits (§8 Limits, §7 Errors; SANDBOX.md, "Limits,
 refused rates and compliance holds").
 
 The interface enforces both but publishes no values. The sandbox's, in US-dollar cents
@@ -30,6 +30,7 @@ from reference.server.clock import iso, utc_now
 from reference.server.db import Database
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 
 if TYPE_CHECKING:
@@ -40,6 +41,17 @@ if TYPE_CHECKING:
 SIZE_LIMIT_USD_CENTS = 10_000_000  # $100,000.00 per transaction
 DAILY_LIMIT_USD_CENTS = 50_000_000  # $500,000.00 per customer and UTC day
 _DEBIT = "DEBIT"  # reference.accounts.ledger.DEBIT: the source of an executed quote
+
+SIZE_REFUSAL = seam(
+    "limits.size_refusal",
+    "the 400 TRANSACTION_SIZE_LIMIT_EXCEEDED refusing a quote, or None when it is within the"
+    " limit (context: currency, total_sending)",
+)
+DAILY_REFUSAL = seam(
+    "limits.daily_refusal",
+    "the 429 DAILY_VOLUME_LIMIT_EXCEEDED refusing a customer's quote or execution, or None"
+    " when it is within the limit (context: platform_id, customer_id, currency, amount)",
+)
 
 
 def _scale(currency: str) -> Decimal:
@@ -63,16 +75,22 @@ def _priced(currency: str) -> bool:
 
 def check_size(services: Services, currency: str, total_sending: int) -> None:
     """400 ``TRANSACTION_SIZE_LIMIT_EXCEEDED`` when a quote sends more than the limit."""
-    if not _priced(currency) or services.settings.has_fault("size-limit-unenforced"):
+    if not _priced(currency):
         return
     limit = in_currency(SIZE_LIMIT_USD_CENTS, currency)
+    refusal: ApiError | None = None
     if total_sending > limit:
-        raise ApiError(
+        refusal = ApiError(
             400,
             "TRANSACTION_SIZE_LIMIT_EXCEEDED",
             f"a transaction sends at most {limit} {currency} (smallest unit); this one sends"
             f" {total_sending} (§8 Limits)",
         )
+    refusal = services.settings.seams.apply(
+        SIZE_REFUSAL, refusal, currency=currency, total_sending=total_sending
+    )
+    if refusal is not None:
+        raise refusal
 
 
 def _midnight(now: datetime) -> datetime:
@@ -100,14 +118,28 @@ def check_daily(
     volume today past the limit. Call inside the DB transaction that debits."""
     if customer_id is None or not _priced(currency):
         return
-    if services.settings.has_fault("daily-limit-unenforced"):
-        return
+    refusal = services.settings.seams.apply(
+        DAILY_REFUSAL,
+        _daily_refusal(services.db, platform_id, customer_id, currency, amount),
+        platform_id=platform_id,
+        customer_id=customer_id,
+        currency=currency,
+        amount=amount,
+    )
+    if refusal is not None:
+        raise refusal
+
+
+def _daily_refusal(
+    db: Database, platform_id: str, customer_id: str, currency: str, amount: int
+) -> ApiError | None:
+    """The 429 for ``amount`` past the customer's daily volume, or None within it."""
     now = utc_now()
-    used = volume_today(services.db, platform_id, customer_id, now)
+    used = volume_today(db, platform_id, customer_id, now)
     if used + _usd_cents(amount, currency) <= DAILY_LIMIT_USD_CENTS:
-        return
+        return None
     retry = _midnight(now) + timedelta(days=1) - now
-    raise ApiError(
+    return ApiError(
         429,
         "DAILY_VOLUME_LIMIT_EXCEEDED",
         f"{customer_id} may send {in_currency(DAILY_LIMIT_USD_CENTS, currency)} {currency}"

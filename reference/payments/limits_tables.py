@@ -1,4 +1,4 @@
-"""The table behind refused quote rates (ARCHITECTURE.md, "Limits, refused rates and
+"""The table behind refused quote rates (SANDBOX.md, "Limits, refused rates and
 compliance holds"), apart from ``rate_refusals`` so ``schema`` can list it without importing
 the routing layer."""
 

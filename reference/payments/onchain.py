@@ -19,9 +19,16 @@ from reference.payments import uma
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
 from reference.server.db import Database, to_json
+from reference.server.seams import seam
 from reference.server.services import Services
 
 WALLET = "WALLET"
+
+WALLET_RECORDS = seam(
+    "onchain.wallet_records",
+    "the fields a settled payout to a WALLET account gains: destination.onChainTransaction"
+    " and reconciliationInstructions.transactionHash (context: quote, account)",
+)
 
 
 def _hash() -> str:
@@ -30,7 +37,6 @@ def _hash() -> str:
 
 def _extras(services: Services, quote: Quote) -> dict[str, Any]:
     fields = quote.fields
-    missing = services.settings.has_fault("onchain-hash-missing")
     if uma.is_uma(fields):
         return {"reconciliationInstructions": {"transactionHash": _hash()}}
     account_id = fields.get("destination", {}).get("accountId")
@@ -41,15 +47,17 @@ def _extras(services: Services, quote: Quote) -> dict[str, Any]:
     )
     if account is None or account.account_info.get("accountType") != WALLET:
         return {}
-    if missing:
-        return {}
     digest = _hash()
     network = str(account.account_info.get("network", ""))
     destination = {
         **fields["destination"],
         "onChainTransaction": {"transactionHash": digest, "network": network},
     }
-    return {"destination": destination, "reconciliationInstructions": {"transactionHash": digest}}
+    records = {
+        "destination": destination,
+        "reconciliationInstructions": {"transactionHash": digest},
+    }
+    return services.settings.seams.apply(WALLET_RECORDS, records, quote=quote, account=account)
 
 
 def _store(db: Database, transaction: Transaction, extras: dict[str, Any]) -> Transaction:

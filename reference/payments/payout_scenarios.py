@@ -1,5 +1,5 @@
 """Payout scenarios beyond settle-at-once (§4 Sandbox behaviours: 003 slow payment, 1xx
-beneficiary-name verification outcomes); ARCHITECTURE.md, "Rule-based accounts, ownership
+beneficiary-name verification outcomes); SANDBOX.md, "Rule-based accounts, ownership
 verification, payout scenarios and incoming payments".
 
 - ``003`` slow: execution leaves the transaction ``PROCESSING``; ``SLOW_S`` seconds later
@@ -26,6 +26,7 @@ from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
 from reference.server.clock import iso, later_than, utc_now
+from reference.server.seams import seam
 from reference.server.services import Services
 
 SLOW = "003"
@@ -38,6 +39,12 @@ RETURNED = "099"
 PULL_RETURNED = "QUOTE_EXECUTION_FAILED"  # a pull source ending in 099 (our choice)
 
 _log = logging.getLogger(__name__)
+
+DUE_SLOW_PAYMENTS = seam(
+    "payouts.due_slow_payments",
+    "the slow_settlements rows whose time has come, oldest first, about to be completed"
+    " (no context)",
+)
 
 
 def failure_reason(scenario: str) -> str | None:
@@ -71,14 +78,15 @@ def schedule(services: Services, quote: Quote, transaction: Transaction) -> str:
 
 def settle_due(services: Services) -> int:
     """Complete every slow payment whose time has come; how many were completed."""
-    if services.settings.has_fault("slow-payment-never-settles"):
-        return 0
     db = services.db
     done = 0
     with db.transaction():
-        rows = db.fetchall(
-            "SELECT * FROM slow_settlements WHERE due_at <= ? ORDER BY due_at",
-            (iso(utc_now()),),
+        rows = services.settings.seams.apply(
+            DUE_SLOW_PAYMENTS,
+            db.fetchall(
+                "SELECT * FROM slow_settlements WHERE due_at <= ? ORDER BY due_at",
+                (iso(utc_now()),),
+            ),
         )
         for row in rows:
             db.execute(

@@ -1,5 +1,5 @@
 """Quote pricing: exchange rate, fees and amounts (§4 Quotes and transactions, rule 3;
-ARCHITECTURE.md, "Quotes").
+SANDBOX.md, "Quotes").
 
 Fees are taken in the sending currency; the net is converted at the quoted rate. With
 ``S`` the total sending amount, ``R`` the total receiving amount (both in smallest units),
@@ -35,6 +35,7 @@ from typing import Any
 
 from reference.payments import rates
 from reference.server.currencies import Currency
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 SENDING = "SENDING"
@@ -42,8 +43,16 @@ RECEIVING = "RECEIVING"
 CROSS_VARIABLE_RATE = Decimal("0.003")
 CROSS_FIXED_FEE = 50
 PLATFORM_FEE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
-# What the `same-currency-rate-not-one` fault reports and converts with.
-WRONG_SAME_CURRENCY_RATE = Decimal("1.01")
+
+EXCHANGE_RATE = seam(
+    "pricing.exchange_rate",
+    "the exchangeRate a quote states and converts with (context: sending, receiving codes)",
+)
+PRICE = seam(
+    "pricing.price",
+    "a quote's Price before it is checked to buy something (context: side, amount,"
+    " sending, receiving currencies, pulled: whether the source is an external account)",
+)
 
 
 class PricingError(ValueError):
@@ -88,9 +97,13 @@ def round_half_up(value: Fraction) -> int:
 
 def exchange_rate(sending: str, receiving: str, settings: ServerSettings) -> Decimal:
     """The quoted rate; exactly 1 within one currency (§4 rule 1)."""
-    if sending == receiving and settings.has_fault("same-currency-rate-not-one"):
-        return WRONG_SAME_CURRENCY_RATE
-    return rates.rate(sending, receiving)
+    rate = rates.rate(sending, receiving)
+    return settings.seams.apply(EXCHANGE_RATE, rate, sending=sending, receiving=receiving)
+
+
+def smallest_unit_rate(rate: Decimal, sending: Currency, receiving: Currency) -> Fraction:
+    """``k``: receiving smallest units per sending smallest unit at ``rate``."""
+    return Fraction(rate) * Fraction(10) ** (receiving.decimals - sending.decimals)
 
 
 def fee_schedule(
@@ -130,37 +143,41 @@ def price(
     pulled: bool = False,
 ) -> Price:
     """Price a quote whose ``side`` is locked at ``amount``; PricingError if it cannot.
-    ``pulled``: the source is an external account (only the `pull-fee-on-receiving-side`
-    fault reads it)."""
+    ``pulled``: the source is an external account (priced the same; the price seam is told)."""
     rate = exchange_rate(sending.code, receiving.code, settings)
-    # receiving smallest units per sending smallest unit
-    k = Fraction(rate) * Fraction(10) ** (receiving.decimals - sending.decimals)
-    f = Fraction(fees.variable_rate)
-    on_receiving = settings.has_fault("fee-on-receiving-side") or (
-        pulled and settings.has_fault("pull-fee-on-receiving-side")
+    priced = settings.seams.apply(
+        PRICE,
+        _price(side, amount, rate, sending, receiving, fees),
+        side=side,
+        amount=amount,
+        sending=sending,
+        receiving=receiving,
+        pulled=pulled,
     )
+    if side == SENDING:
+        if priced.total_sending - priced.fees_included <= 0:
+            raise PricingError("the sending amount does not cover the fees")
+        if priced.total_receiving <= 0:
+            raise PricingError("the sending amount after fees buys nothing")
+    return priced
+
+
+def _price(
+    side: str, amount: int, rate: Decimal, sending: Currency, receiving: Currency, fees: Fees
+) -> Price:
+    """The fees and amounts of the module docstring; not yet checked to buy something."""
+    k = smallest_unit_rate(rate, sending, receiving)
+    f = Fraction(fees.variable_rate)
     if side == SENDING:
         total_sending = amount
         platform = fees.platform_fee(total_sending)
-        if on_receiving:  # the fee taken on what is converted: S = net * (1 + f) + fixed
-            base = total_sending - fees.fixed - platform
-            variable = base - math.floor(Fraction(base) / (1 + f))
-        else:
-            variable = round_half_up(total_sending * f)
+        variable = round_half_up(total_sending * f)
         net = total_sending - variable - fees.fixed - platform
-        if net <= 0:
-            raise PricingError("the sending amount does not cover the fees")
         total_receiving = math.floor(net * k)
-        if total_receiving <= 0:
-            raise PricingError("the sending amount after fees buys nothing")
     else:
         total_receiving = amount
         net = math.ceil(amount / k)
         platform = fees.platform_fee(net)
-        if on_receiving:
-            variable = round_half_up(net * f)
-            total_sending = net + fees.fixed + platform + variable
-        else:
-            total_sending = math.ceil((net + fees.fixed + platform) / (1 - f))
-            variable = total_sending - net - fees.fixed - platform
+        total_sending = math.ceil((net + fees.fixed + platform) / (1 - f))
+        variable = total_sending - net - fees.fixed - platform
     return Price(rate, total_sending, total_receiving, variable, fees, platform)

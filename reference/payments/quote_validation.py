@@ -1,4 +1,4 @@
-"""Validation of ``POST /quotes`` (§4 Quotes and transactions; ARCHITECTURE.md, "Quotes").
+"""Validation of ``POST /quotes`` (§4 Quotes and transactions; SANDBOX.md, "Quotes").
 
 Every field is checked, the accounts are looked up and the quote is priced before one
 ``400 INVALID_INPUT`` lists every problem (§7). Then the customer: not ``APPROVED`` is
@@ -40,6 +40,7 @@ from reference.server import currencies
 from reference.server.currencies import Currency
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems, at
 
@@ -50,6 +51,12 @@ MAX_REMITTANCE = 80  # §8 Limits
 MAX_BPS = 10_000
 INTERNAL_RAIL = "INTERNAL"
 Account = InternalAccount | external_accounts.ExternalAccount | RealtimeSource | UmaDestination
+
+OWNERSHIP_REFUSAL = seam(
+    "quotes.ownership_refusal",
+    "why the destination, pending ownership verification, may not receive this payout, or"
+    " None when it may (context: destination, receiving currency code, amount received)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,9 +242,12 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
         problems.add("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
         problems.raise_if_any()
         raise
-    unusable = services.settings.has_fault("ownership-pending-unusable")
-    over = external_accounts.over_threshold(
-        destination, receiving.code, priced.total_receiving, unusable=unusable
+    over = services.settings.seams.apply(
+        OWNERSHIP_REFUSAL,
+        external_accounts.over_threshold(destination, receiving.code, priced.total_receiving),
+        destination=destination,
+        receiving=receiving.code,
+        amount=priced.total_receiving,
     )
     if over is not None:
         problems.add("destination.accountId", "OWNERSHIP_NOT_VERIFIED", over)

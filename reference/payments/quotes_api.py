@@ -11,12 +11,22 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 
 from reference.payments import execution as payments
-from reference.payments import money_faults, quote_store, shape_faults
+from reference.payments import quote_store
 from reference.payments.quote_validation import validate
 from reference.sca import authentication as sca
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.wallet import accounts as wallet_accounts
+
+CREATED_BODY = seam(
+    "quotes.created_body",
+    "the Quote body POST /quotes answers 201 (context: quote)",
+)
+READ_BODY = seam(
+    "quotes.read_body",
+    "a Quote body answered by POST /quotes or GET /quotes/{quoteId} (context: quote)",
+)
 
 
 def create_quote(request: ApiRequest) -> Response:
@@ -29,8 +39,9 @@ def create_quote(request: ApiRequest) -> Response:
         quote = sca.challenge_on_create(services, quote)  # just-in-time under SCA
         if valid.immediately:
             quote = payments.execute_on_creation(services, quote)
-    body = shape_faults.quote(services.settings, quote_store.render(quote))
-    body = money_faults.quote_answer(services.settings, body)
+    seams = services.settings.seams
+    body = seams.apply(CREATED_BODY, quote_store.render(quote), quote=quote)
+    body = seams.apply(READ_BODY, body, quote=quote)
     return JSONResponse(body, status_code=201)
 
 
@@ -44,9 +55,8 @@ def get_quote(request: ApiRequest) -> Response:
         quote = quote_store.load(db, request.platform.id, quote_id)
     if quote is None:
         raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
-    return JSONResponse(
-        money_faults.quote_answer(request.services.settings, quote_store.render(quote))
-    )
+    seams = request.services.settings.seams
+    return JSONResponse(seams.apply(READ_BODY, quote_store.render(quote), quote=quote))
 
 
 def execute_quote(request: ApiRequest) -> Response:

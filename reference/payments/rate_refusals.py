@@ -1,5 +1,5 @@
 """Quoted rates refused at execution (§3 Quote and transaction, §7 Errors:
-``QUOTE_RATE_UNAVAILABLE``; ARCHITECTURE.md, "Limits, refused rates and compliance holds").
+``QUOTE_RATE_UNAVAILABLE``; SANDBOX.md, "Limits, refused rates and compliance holds").
 
 The interface shows no trigger, so the sandbox has one: ``POST
 /sandbox/quotes/{quoteId}/refuse-rate`` marks a ``PENDING`` quote's rate as refused (the
@@ -13,16 +13,22 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference.accounts import ledger
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.server.clock import iso, later_than, utc_now
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.services import Services
 
 STATUS = 409
 CODE = "QUOTE_RATE_UNAVAILABLE"
+
+EXPIRED_TRANSACTION = seam(
+    "rate_refusals.expired_transaction",
+    "the transaction a refused rate has just made EXPIRED, nothing exchanged or debited"
+    " (context: services, quote; inside the refusing DB transaction)",
+)
 
 
 def refuse_if_marked(services: Services, platform_id: str, quote_id: str) -> None:
@@ -43,10 +49,10 @@ def refuse_if_marked(services: Services, platform_id: str, quote_id: str) -> Non
             quote_store.set_status(db, quote, quote_store.EXPIRED, stamp)
             if transaction is not None:
                 stamp = later_than(max(stamp, transaction.updated_at))
-                txns.save(db, transaction, stamp, status=txns.EXPIRED)
-                if services.settings.has_fault("rate-refusal-debits"):
-                    source = quote.source_account_id
-                    ledger.post(db, source, -transaction.sent_amount, ledger.DEBIT, transaction.id)
+                expired = txns.save(db, transaction, stamp, status=txns.EXPIRED)
+                services.settings.seams.apply(
+                    EXPIRED_TRANSACTION, expired, services=services, quote=quote
+                )
     raise ApiError(
         STATUS,
         CODE,

@@ -1,7 +1,7 @@
 """Fixed sandbox exchange rates (§4 Sandbox behaviours: "Exchange rates may be fixed").
 
 ``rate(a, b)`` is the number of major units of ``b`` one major unit of ``a`` buys, the
-quote's ``exchangeRate`` (ARCHITECTURE.md, "Quotes"). Every currency is priced against the
+quote's ``exchangeRate`` (SANDBOX.md, "Quotes"). Every currency is priced against the
 US dollar; a pair without USD is the ratio of the two, cut to 12 significant digits. The
 rate a quote reports is exactly the decimal it converts with, so a client recomputing the
 amounts from ``exchangeRate`` gets the same numbers. Same currency: exactly 1.

@@ -13,16 +13,30 @@ from starlette.responses import JSONResponse, Response
 
 from reference.cards import issuing as cards
 from reference.cards import transactions as card_transactions
-from reference.payments import quote_store, shape_faults
+from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.payments.money_faults import card_status_listed
 from reference.sca import authentication as sca
 from reference.server.errors import ApiError
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems
 
 CARD = "CARD"
 TYPES = (txns.OUTGOING, "INCOMING", CARD)
+CARD_FILTER = seam(
+    "transactions.card_filter",
+    "the Card: id whose card transactions GET /transactions?cardId= lists"
+    " (context: requested, the cardId as sent: a Card: id or the bare uuid)",
+)
+QUERY_REFUSED = seam(
+    "transactions.query_refused",
+    "whether GET /transactions refuses its filters with 400 INVALID_INPUT, as it does when one"
+    " is invalid (context: status and kind, the status and type filters as sent)",
+)
+LISTED_BODY = seam(
+    "transactions.listed_body",
+    "a Transaction body in the GET /transactions list (context: transaction)",
+)
 
 
 def list_transactions(request: ApiRequest) -> Response:
@@ -31,15 +45,15 @@ def list_transactions(request: ApiRequest) -> Response:
     query = request.query
     problems = Problems()
     status, kind = query.get("status"), query.get("type")
-    if card_status_listed(request.services.settings, status, kind):
-        return JSONResponse({"data": []})  # `card-status-filter-card-statuses`
+    seams = request.services.settings.seams
     if status is not None:
         problems.one_of("status", status, txns.STATUSES)
     if kind is not None:
         problems.one_of("type", kind, TYPES)
     if status is not None and kind == CARD:
         problems.add("status", "NOT_WITH_CARD", "status filters payment transactions only")
-    problems.raise_if_any()
+    if seams.apply(QUERY_REFUSED, bool(problems), status=status, kind=kind):
+        problems.raise_if_any()
     card_id = query.get("cardId") or None
     if kind == CARD or (card_id is not None and kind is None):
         return _card_transactions(request, card_id)
@@ -49,8 +63,7 @@ def list_transactions(request: ApiRequest) -> Response:
         quote_store.expire_due(db, request.platform.id)
         sca.expire_due(request.services, request.platform.id)
         found = txns.find(db, request.platform.id, query.get("customerId") or None, status)
-    settings = request.services.settings
-    data = [shape_faults.transaction(settings, txns.render(t)) for t in found]
+    data = [seams.apply(LISTED_BODY, txns.render(t), transaction=t) for t in found]
     return JSONResponse({"data": data})
 
 
@@ -58,8 +71,9 @@ def _card_transactions(request: ApiRequest, card_id: str | None) -> Response:
     """Card transactions, by card (``Card:`` id or bare uuid) and customer when given."""
     services = request.services
     if card_id is not None:
-        bare_refused = services.settings.has_fault("card-id-filter-prefix-only")
-        card_id = card_id if bare_refused else cards.card_id_of(card_id)
+        card_id = services.settings.seams.apply(
+            CARD_FILTER, cards.card_id_of(card_id), requested=card_id
+        )
     customer_id = request.query.get("customerId") or None
     found = card_transactions.find(services.db, request.platform.id, customer_id, card_id)
     return JSONResponse({"data": [card_transactions.render(services, t) for t in found]})

@@ -1,5 +1,5 @@
 """The deprecated same-currency transfers (§4 table, §9.2): ``POST /transfer-in`` and
-``POST /transfer-out``, still working (ARCHITECTURE.md, "Just-in-time funding, pull
+``POST /transfer-out``, still working (SANDBOX.md, "Just-in-time funding, pull
 sources, UMA and on-chain transfers").
 
 Their shapes are not shown; ours: ``{source: {accountId}, destination: {accountId}, amount,
@@ -25,10 +25,17 @@ from reference.payments.quote_validation import validate
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems, at
 
 MAX_AMOUNT = 10**15
 IN, OUT = "in", "out"
+
+TRANSFER_REFUSAL = seam(
+    "transfers.refusal",
+    "the error answered instead of serving a deprecated transfer, or None to serve it"
+    " (context: direction, 'in' or 'out')",
+)
 
 
 def _quote_body(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -63,8 +70,11 @@ def _quote_body(body: Mapping[str, Any]) -> dict[str, Any]:
 def _transfer(request: ApiRequest, direction: str) -> Response:
     services = request.services
     platform_id = request.platform.id
-    if direction == OUT and services.settings.has_fault("transfer-out-gone"):
-        raise ApiError(404, "NOT_FOUND", "no route POST /transfer-out")
+    refusal: ApiError | None = services.settings.seams.apply(
+        TRANSFER_REFUSAL, None, direction=direction
+    )
+    if refusal is not None:
+        raise refusal
     body = _quote_body(request.body)
     with services.db.transaction():
         valid = validate(services, platform_id, body)

@@ -1,4 +1,4 @@
-"""UMA destinations (§2 Quote ``destination`` of type ``UMA_ADDRESS``; ARCHITECTURE.md,
+"""UMA destinations (§2 Quote ``destination`` of type ``UMA_ADDRESS``; SANDBOX.md,
 "Just-in-time funding, pull sources, UMA and on-chain transfers").
 
 The address field is ``umaAddress`` (not shown; the suite reads it from the profile's
@@ -16,12 +16,23 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reference.configuration.store import load_config
+from reference.server.seams import seam
 from reference.server.services import Services
 from reference.server.validation import Problems
 
 UMA_ADDRESS = "UMA_ADDRESS"
 ADDRESS_FIELD = "umaAddress"
 _ADDRESS = re.compile(r"\$[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+
+SCENARIO = seam(
+    "uma.scenario",
+    "the scenario digits of a UMA destination, the end of its username part (context: address)",
+)
+AMOUNT_BOUNDS = seam(
+    "uma.amount_bounds",
+    "the (minAmount, maxAmount) a UMA amount must lie within, each None when unbounded"
+    " (context: currency)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +73,11 @@ def destination_json(destination: UmaDestination) -> dict[str, Any]:
 
 
 def scenario(services: Services, fields: Mapping[str, Any]) -> str:
-    """The scenario digits of a UMA destination: the end of the username part.
-
-    Under the ``uma-scenario-ignored`` fault the digits are read at the end of the whole
-    address instead (the domain), so no scenario applies.
-    """
+    """The scenario digits of a UMA destination: the end of the username part."""
     destination = fields.get("destination", {})
     address = str(destination.get(ADDRESS_FIELD, ""))
-    if services.settings.has_fault("uma-scenario-ignored"):
-        return address[-3:]
-    return address.split("@", 1)[0][-3:]
+    digits = address.split("@", 1)[0][-3:]
+    return services.settings.seams.apply(SCENARIO, digits, address=address)
 
 
 def is_uma(fields: Mapping[str, Any]) -> bool:
@@ -86,11 +92,10 @@ def check_amount(
     ``minAmount`` and ``maxAmount`` (the locked amount: a UMA payment is in one currency)."""
     if not isinstance(destination, UmaDestination) or not isinstance(amount, int):
         return
-    if services.settings.has_fault("uma-limits-ignored"):
-        return
     entries = load_config(services.db, platform_id).supported_currencies
     entry = next((e for e in entries if e.get("currencyCode") == destination.currency), {})
-    low, high = entry.get("minAmount"), entry.get("maxAmount")
+    bounds: tuple[Any, Any] = (entry.get("minAmount"), entry.get("maxAmount"))
+    low, high = services.settings.seams.apply(AMOUNT_BOUNDS, bounds, currency=destination.currency)
     if isinstance(low, int) and amount < low:
         problems.add("lockedCurrencyAmount", "UMA_MIN_AMOUNT", f"UMA amounts start at {low}")
     if isinstance(high, int) and amount > high:

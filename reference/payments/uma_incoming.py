@@ -1,5 +1,5 @@
 """An incoming UMA payment (§4 sandbox: the path of its simulator is not shown; ours is
-``POST /sandbox/uma/incoming-payments {accountId, amount, senderUmaAddress?}``; ARCHITECTURE.md,
+``POST /sandbox/uma/incoming-payments {accountId, amount, senderUmaAddress?}``; SANDBOX.md,
 "Just-in-time funding, pull sources, UMA and on-chain transfers").
 
 The payment arrives in the customer's ``ACTIVE`` internal account in that account's
@@ -17,14 +17,22 @@ from reference.accounts import states as account_states
 from reference.accounts.api import read_amount
 from reference.payments import transaction_store as txns
 from reference.payments.incoming import completed_incoming
+from reference.payments.transaction_store import Transaction
 from reference.payments.uma import ADDRESS_FIELD, UMA_ADDRESS
 from reference.server.errors import ApiError
 from reference.server.field_checks import text
 from reference.server.routing import ApiRequest, Operation, api_route
+from reference.server.seams import seam
 from reference.server.validation import Problems
 
 UMA_DEPOSIT = "UMA_INCOMING"  # ledger kind
 DEFAULT_SENDER = "$sender@vasp.sandbox.example"
+
+STORED_TRANSACTION = seam(
+    "uma.incoming_transaction",
+    "the incoming Transaction stored for a UMA payment as its account is credited, or None"
+    " to store none (context: account)",
+)
 
 
 def incoming_payment(request: ApiRequest) -> Response:
@@ -47,11 +55,12 @@ def incoming_payment(request: ApiRequest) -> Response:
             )
         source = {"sourceType": UMA_ADDRESS, ADDRESS_FIELD: str(sender)}
         transaction = completed_incoming(account, amount, f"UMA payment from {sender}", source)
-        if services.settings.has_fault("uma-incoming-no-transaction"):
-            ledger.post(db, account.id, amount, UMA_DEPOSIT)  # credited, but no transaction
-        else:
-            txns.insert(db, transaction)
-            ledger.post(db, account.id, amount, UMA_DEPOSIT, transaction.id)
+        stored: Transaction | None = services.settings.seams.apply(
+            STORED_TRANSACTION, transaction, account=account
+        )
+        if stored is not None:
+            txns.insert(db, stored)
+        ledger.post(db, account.id, amount, UMA_DEPOSIT, None if stored is None else stored.id)
     return JSONResponse(txns.render(transaction), status_code=201)
 
 

@@ -1,5 +1,5 @@
 """Strong customer authentication (§5 SCA paragraph; §2 Quote ``scaChallenge``; §3 Quote and
-transaction; ARCHITECTURE.md, "Strong customer authentication").
+transaction; SANDBOX.md, "Strong customer authentication").
 
 Who: a customer whose ``address.country`` is in the EEA, on a quote whose sending currency
 is EUR or USDC. Executing such a quote checks the funds, holds them (available balance
@@ -28,13 +28,14 @@ from typing import Any
 from reference.accounts import funding, ledger
 from reference.customers import store as customer_store
 from reference.customers.store import Customer
-from reference.payments import money_faults, quote_store
+from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.server.clock import iso, later_than, parse_iso, utc_now
 from reference.server.countries import EEA
 from reference.server.db import Database, from_json, to_json
 from reference.server.errors import ApiError, FieldError, InvalidInput
+from reference.server.seams import seam
 from reference.server.services import Services
 
 PENDING_AUTHORIZATION = "PENDING_AUTHORIZATION"
@@ -54,6 +55,52 @@ HOLD = "SCA_HOLD"
 RELEASE = "SCA_RELEASE"
 _OPEN, _DONE, _EXPIRED = "OPEN", "DONE", "EXPIRED"
 
+REQUIRED = seam(
+    "sca.required",
+    "whether executing a quote in EUR or USDC of a customer needs SCA: the customer is under"
+    " SCA (context: quote)",
+)
+CHALLENGED_ON_EXECUTE = seam(
+    "sca.challenged_on_execute",
+    "whether executing a PENDING quote opens an SCA challenge instead of releasing it: SCA"
+    " is required for it (context: quote)",
+)
+CHALLENGED_QUOTE_FIELDS = seam(
+    "sca.challenged_quote_fields",
+    "the fields of a new just-in-time quote under challenge, its paymentInstructions withheld"
+    " (context: withheld, the instructions taken out)",
+)
+REPEAT_EXECUTE_RELEASES = seam(
+    "sca.repeat_execute_releases",
+    "the quote an execute of a quote awaiting authorization releases: None, so it is refused"
+    " with 409 (context: services, quote)",
+)
+EXPIRY_FAILURE_REASON = seam(
+    "sca.expiry_failure_reason",
+    "the failureReason of a transfer whose SCA challenge expired: SCA_NOT_COMPLETED",
+)
+REFUSES_OUTSIDE_CUSTOMER = seam(
+    "sca.refuses_outside_customer",
+    "whether an SCA endpoint (login, quote authorization) refuses a customer outside SCA with"
+    " 409 SCA_NOT_REQUIRED: always (context: customer)",
+)
+SESSION_LENGTH_DAYS = seam("sca.session_days", "the days an SCA session opened by a login lasts")
+PROOF_VALID = seam(
+    "sca.proof_valid",
+    "whether the proof given on authorize (an OTP code or a passkey assertion) is valid"
+    " (context: factor)",
+)
+SESSION_REFUSAL = seam(
+    "sca.session_refusal",
+    "the error answered to an authorize without a live SCA session: 409 SCA_SESSION_REQUIRED"
+    " (context: customer)",
+)
+OUTSIDE_AUTHORIZE_RELEASES = seam(
+    "sca.outside_authorize_releases",
+    "whether quote authorization for a customer outside SCA releases the quote instead of"
+    " answering 409: never (context: quote)",
+)
+
 
 def is_sca_customer(customer: Customer) -> bool:
     """A customer under SCA: the address is in the EEA (§5: EU customers)."""
@@ -70,10 +117,9 @@ def required(services: Services, quote: Quote) -> bool:
     """Whether executing ``quote`` needs SCA: an SCA customer sending EUR or USDC."""
     if quote.customer_id is None or _currency(quote, "sendingCurrency") not in SCA_CURRENCIES:
         return False
-    if services.settings.has_fault("sca-challenge-everyone"):
-        return True
     customer = customer_store.load(services.db, quote.platform_id, quote.customer_id)
-    return customer is not None and is_sca_customer(customer)
+    under_sca = customer is not None and is_sca_customer(customer)
+    return services.settings.seams.apply(REQUIRED, under_sca, quote=quote)
 
 
 def _not_required(customer_id: str) -> ApiError:
@@ -142,7 +188,8 @@ def challenge_on_execute(services: Services, quote: Quote) -> Quote | None:
     """Execute of a ``PENDING`` quote whose funds were checked: the challenged quote when it
     needs SCA (funds held, nothing debited), else None (execute as usual)."""
     db = services.db
-    if services.settings.has_fault("sca-challenge-skipped") or not required(services, quote):
+    challenged = required(services, quote)
+    if not services.settings.seams.apply(CHALLENGED_ON_EXECUTE, challenged, quote=quote):
         return None
     _hold(services, quote)
     same = _currency(quote, "sendingCurrency") == _currency(quote, "receivingCurrency")
@@ -157,8 +204,7 @@ def challenge_on_create(services: Services, quote: Quote) -> Quote:
         return quote
     fields = dict(quote.fields)
     withheld = fields.pop("paymentInstructions", None)
-    if services.settings.has_fault("sca-jit-instructions-shown"):
-        fields["paymentInstructions"] = withheld
+    fields = services.settings.seams.apply(CHALLENGED_QUOTE_FIELDS, fields, withheld=withheld)
     same = _currency(quote, "sendingCurrency") == _currency(quote, "receivingCurrency")
     challenged = _open(services.db, replace(quote, fields=fields), _purposes(same), 0)
     services.db.execute(
@@ -171,13 +217,20 @@ def _purposes(same_currency: bool) -> list[str]:
     return [PAYOUT] if same_currency else [CONVERSION, PAYOUT]
 
 
+def lift_challenge(services: Services, quote: Quote) -> Quote:
+    """The quote with its SCA done and its hold lifted, status unchanged: ready to release."""
+    return _store(services.db, quote, quote.status, _close(services, quote, _DONE))
+
+
 def on_repeat_execute(services: Services, quote: Quote) -> Quote | None:
-    """Execute of a quote awaiting authorization: 409; None for any other quote. Under the
-    ``sca-reexecute-accepted`` fault the quote to release (hold lifted) instead."""
+    """Execute of a quote awaiting authorization: 409; None for any other quote."""
     if quote.status != PENDING_AUTHORIZATION:
         return None
-    if services.settings.has_fault("sca-reexecute-accepted"):
-        return _store(services.db, quote, quote.status, _close(services, quote, _DONE))
+    released = services.settings.seams.apply(
+        REPEAT_EXECUTE_RELEASES, None, services=services, quote=quote
+    )
+    if released is not None:
+        return released
     raise ApiError(
         409,
         "QUOTE_PENDING_AUTHORIZATION",
@@ -194,9 +247,7 @@ def expire_due(services: Services, platform_id: str) -> None:
         "SELECT quote_id FROM sca_quotes WHERE platform_id = ? AND state = ? AND expires_at <= ?",
         (platform_id, _OPEN, iso(utc_now())),
     )
-    reason = SCA_NOT_COMPLETED
-    if services.settings.has_fault("sca-expiry-wrong-reason"):
-        reason = "QUOTE_EXECUTION_FAILED"
+    reason = services.settings.seams.apply(EXPIRY_FAILURE_REASON, SCA_NOT_COMPLETED)
     for row in rows:
         quote = quote_store.load(db, platform_id, row["quote_id"])
         if quote is None or quote.status != PENDING_AUTHORIZATION:
@@ -265,13 +316,13 @@ def login_complete(services: Services, platform_id: str, body: dict[str, Any]) -
     db = services.db
     fields = _strings(body, ("customerId", "code"))
     customer = customer_store.load_or_404(db, platform_id, fields["customerId"])
-    if not is_sca_customer(customer) and not services.settings.has_fault(
-        "sca-non-sca-endpoint-200"
+    if not is_sca_customer(customer) and services.settings.seams.apply(
+        REFUSES_OUTSIDE_CUSTOMER, True, customer=customer
     ):
         raise _not_required(customer.id)
     if fields["code"] != SANDBOX_CODE:
         raise _wrong_code()
-    days = 30 if services.settings.has_fault("sca-session-short") else SESSION_DAYS
+    days = services.settings.seams.apply(SESSION_LENGTH_DAYS, SESSION_DAYS)
     expires = iso(utc_now() + timedelta(days=days))
     _save_state(db, customer, replace(_state(db, customer.id), session_expires_at=expires))
     return {"customerId": customer.id, "sessionExpiresAt": expires}
@@ -298,7 +349,7 @@ def _proof_ok(services: Services, challenge: dict[str, Any], body: dict[str, Any
         proof = _strings(body, ("assertion",))["assertion"] == SANDBOX_PASSKEY
     else:
         proof = _strings(body, ("code",))["code"] == SANDBOX_CODE
-    return proof or services.settings.has_fault("sca-wrong-code-accepted")
+    return services.settings.seams.apply(PROOF_VALID, proof, factor=factor)
 
 
 def authorize(
@@ -312,9 +363,9 @@ def authorize(
         raise ApiError(404, "NOT_FOUND", f"no quote {quote_id}")
     customer = customer_store.load_or_404(db, platform_id, quote.customer_id)
     if not is_sca_customer(customer):
-        if services.settings.has_fault("sca-non-sca-endpoint-200"):
+        if not services.settings.seams.apply(REFUSES_OUTSIDE_CUSTOMER, True, customer=customer):
             return Authorization(quote)
-        if money_faults.authorize_releases(services.settings, quote):
+        if services.settings.seams.apply(OUTSIDE_AUTHORIZE_RELEASES, False, quote=quote):
             return Authorization(quote, release=True)
         raise _not_required(customer.id)
     if quote.status == quote_store.EXPIRED:
@@ -326,13 +377,12 @@ def authorize(
         raise ApiError(423, "ACCOUNT_LOCKED", f"SCA for {customer.id} is locked after wrong proofs")
     session = _live(state.session_expires_at)
     if not session:
-        if services.settings.has_fault("sca-session-refusal-403"):
-            raise ApiError(403, "FORBIDDEN", f"{customer.id} has no SCA session")
-        raise ApiError(
+        refusal = ApiError(
             409,
             "SCA_SESSION_REQUIRED",
             f"{customer.id} has no SCA session: POST /sca/login/complete",
         )
+        raise services.settings.seams.apply(SESSION_REFUSAL, refusal, customer=customer)
     if not _proof_ok(services, quote.fields["scaChallenge"], body):
         wrong = state.wrong_proofs + 1
         if wrong >= MAX_WRONG_PROOFS:
@@ -352,8 +402,8 @@ def authorize(
     step = int(row["step"]) + 1
     if step < len(purposes):
         return Authorization(_open(db, quote, purposes, step))
-    fields = _close(services, quote, _DONE)
     if funding.is_realtime(quote.fields):  # now payable: show how to pay it
+        fields = _close(services, quote, _DONE)
         fields["paymentInstructions"] = from_json(row["withheld"])
         return Authorization(_store(db, quote, quote_store.PENDING, fields))
-    return Authorization(_store(db, quote, quote.status, fields), release=True)
+    return Authorization(lift_challenge(services, quote), release=True)

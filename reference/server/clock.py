@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 
 def utc_now() -> datetime:
@@ -30,16 +30,3 @@ def later_than(previous: str) -> str:
     now = utc_now()
     floor = parse_iso(previous) + timedelta(milliseconds=1)
     return iso(max(now, floor))
-
-
-def shifted(text: str, hours: int) -> str:
-    """The instant ``text`` written at a fixed UTC offset, e.g. ``...14:00:00.000+02:00``.
-
-    Not how the sandbox writes timestamps: only the ``config-local-timestamps`` fault uses it.
-    """
-    local = parse_iso(text).astimezone(timezone(timedelta(hours=hours)))
-    offset = local.strftime("%z")
-    return (
-        local.strftime("%Y-%m-%dT%H:%M:%S.")
-        + f"{local.microsecond // 1000:03d}{offset[:3]}:{offset[3:]}"
-    )

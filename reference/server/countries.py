@@ -1,5 +1,5 @@
 """Country codes: the ISO 3166-1 alpha-2 list, and the EEA (where contact verification
-applies, ARCHITECTURE.md "Contact verification")."""
+applies, SANDBOX.md "Contact verification")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The error envelope every failure is rendered in (ARCHITECTURE.md, "Error envelope").
+"""The error envelope every failure is rendered in (SANDBOX.md, "Error envelope").
 
 ``{"status": N, "code": "<CODE>", "message": "...", "details"?: {...}, "reason"?: "..."}``
 """

@@ -1,5 +1,5 @@
 """Every path of the API answers a method it does not declare with 405 and an ``Allow``
-header (ARCHITECTURE.md, error envelope: unknown method → 405 ``METHOD_NOT_ALLOWED``).
+header (SANDBOX.md, error envelope: unknown method → 405 ``METHOD_NOT_ALLOWED``).
 
 Starlette alone gets two cases wrong: a path whose template is declared in two modules
 answers 405 with the ``Allow`` of whichever route comes first, and a path that also fits a

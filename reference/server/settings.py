@@ -27,14 +27,6 @@ class ServerSettings:
     client_id: str | None = None
     client_secret: str | None = None
 
-    def has_fault(self, name: str) -> bool:
-        """Whether fault mode ``name`` is on.
-
-        Asking for a name outside the catalogue is a programming error, caught here so a
-        typo in a guard cannot silently disable a fault.
-        """
-        return name in self.faults
-
     @property
     def api_version(self) -> str:
         """The date segment the routes are served under."""

@@ -29,8 +29,8 @@ def _usable(request: ApiRequest) -> Credential:
     """The path's credential, 404 unknown, 401 once revoked."""
     db = request.services.db
     credential = wallet_store.load_credential(db, request.platform.id, request.path_params["id"])
-    revoked = credential.status != wallet_store.ACTIVE
-    if revoked and not request.services.settings.has_fault("wallet-credential-revoke-ignored"):
+    active = credential.status == wallet_store.ACTIVE
+    if not request.services.settings.seams.apply(wallet_store.CREDENTIAL_ACTIVE, active):
         raise Unauthorized("credential revoked")
     return credential
 

@@ -1,5 +1,5 @@
 """``POST /auth/credentials`` (§4 auth rows, §5): reading and checking a registration of
-each type, and storing it (ARCHITECTURE.md, "Credentials, sessions and who owns them").
+each type, and storing it (SANDBOX.md, "Credentials, sessions and who owns them").
 
 A customer's first credential is registered directly (``201``); while it holds an active
 one, a further credential is a wallet-signed operation: ``202 {payloadToSign, requestId}``,

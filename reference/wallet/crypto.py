@@ -1,4 +1,4 @@
-"""The cryptography of embedded-wallet authentication (§5; ARCHITECTURE.md, "Embedded wallet
+"""The cryptography of embedded-wallet authentication (§5; SANDBOX.md, "Embedded wallet
 authentication"): P-256 keys in hex, HPKE sealing and opening, enclave-signed bundles and
 wallet signatures.
 
@@ -104,11 +104,11 @@ def seal(receiver: ec.EllipticCurvePublicKey, plaintext: bytes) -> Sealed:
     return Sealed(encapped, context.seal(plaintext, aad=aad))
 
 
-def open_sealed(receiver: ec.EllipticCurvePrivateKey, sealed: Sealed, *, raise_500: bool) -> bytes:
+def open_sealed(receiver: ec.EllipticCurvePrivateKey, sealed: Sealed) -> bytes:
     """The plaintext of ``sealed``, or ``DecryptionFailed``.
 
     pyhpke raises ValueError (not OpenError) for a malformed encapsulated key; both are the
-    client's fault. ``raise_500`` (fault `wallet-hpke-500`) lets that ValueError escape.
+    client's doing: ``MalformedEncapsulatedKey``, caused by pyhpke's own error.
     """
     aad = sealed.encapped + bytes.fromhex(public_hex(receiver.public_key()))
     try:
@@ -116,8 +116,6 @@ def open_sealed(receiver: ec.EllipticCurvePrivateKey, sealed: Sealed, *, raise_5
             sealed.encapped, KEMKey.from_pyca_cryptography_key(receiver), HPKE_INFO
         )
     except Exception as exc:  # ValueError, or pyhpke's own errors for odd lengths
-        if raise_500:
-            raise
         raise MalformedEncapsulatedKey(str(exc)) from exc
     try:
         return bytes(context.open(sealed.ciphertext, aad=aad))

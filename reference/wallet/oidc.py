@@ -1,4 +1,4 @@
-"""OIDC tokens of ``OAUTH`` credentials (§5 item 3, item 5; ARCHITECTURE.md, "OAuth").
+"""OIDC tokens of ``OAUTH`` credentials (§5 item 3, item 5; SANDBOX.md, "OAuth").
 
 The sandbox skips the provider's signature (§5 item 5) but parses the token strictly and
 checks its claims: a token that is not three strict base64url segments of JSON is malformed
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.server.errors import FieldError, InvalidInput, Unauthorized
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 
 ISSUERS = (
@@ -30,6 +31,21 @@ MAX_AGE_S = 60
 SKEW_S = 5
 MAX_TOKEN_LENGTH = 16_384
 _SEGMENT = re.compile(r"[A-Za-z0-9_-]*")
+
+TOKEN_SIGNED = seam("wallet.oidc_token_signed", "whether an OIDC token's alg is a signing one")
+IAT_PROBLEM = seam(
+    "wallet.oidc_iat_problem",
+    "why an OIDC token's iat is refused (missing, too old, in the future), or None when it"
+    " is fresh (context: iat, now)",
+)
+IDENTITY_MATCHES = seam(
+    "wallet.oidc_identity_matches",
+    "whether a verify token's iss, aud and sub match the OAUTH credential's",
+)
+NONCE_BINDS = seam(
+    "wallet.oidc_nonce_binds",
+    "whether a verify token's nonce is the SHA-256 of its clientPublicKey",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +116,25 @@ def _audience(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _iat_problem(iat: float | None, now: float) -> str | None:
+    """Why ``iat`` is not fresh at ``now`` (60 s, 5 s skew either way), or None."""
+    if iat is None:
+        return "iat missing or not a number"
+    if iat < now - MAX_AGE_S - SKEW_S:
+        return "token too old"
+    if iat > now + SKEW_S:
+        return "token issued in the future"
+    return None
+
+
 def check(settings: ServerSettings, token: Any) -> tuple[Identity, dict[str, Any]]:
     """Parse and check a token at ``now``: alg, issuer, audience, subject, freshness.
 
     Returns the identity and the claims (verify reads ``nonce`` from them)."""
     header, claims = parse(token)
     alg = header.get("alg")
-    if not isinstance(alg, str) or (
-        alg.lower() == "none" and not settings.has_fault("wallet-oauth-alg-none")
-    ):
+    seams = settings.seams
+    if not isinstance(alg, str) or not seams.apply(TOKEN_SIGNED, alg.lower() != "none"):
         raise Unauthorized("unsigned token")
     iss = claims.get("iss")
     if not isinstance(iss, str) or iss not in ISSUERS:
@@ -121,13 +147,9 @@ def check(settings: ServerSettings, token: Any) -> tuple[Identity, dict[str, Any
         raise Unauthorized("subject missing")
     now = time.time()
     iat = _number(claims.get("iat"))
-    if not settings.has_fault("wallet-oauth-iat-unchecked"):
-        if iat is None:
-            raise Unauthorized("iat missing or not a number")
-        if iat < now - MAX_AGE_S - SKEW_S:
-            raise Unauthorized("token too old")
-        if iat > now + SKEW_S:
-            raise Unauthorized("token issued in the future")
+    problem = seams.apply(IAT_PROBLEM, _iat_problem(iat, now), iat=iat, now=now)
+    if problem is not None:
+        raise Unauthorized(problem)
     exp = _number(claims.get("exp"))
     if exp is None:
         raise Unauthorized("exp missing or not a number")
@@ -154,10 +176,8 @@ def check_binding(
         identity.aud,
         identity.sub,
     )
-    if not same and not settings.has_fault("wallet-oauth-identity-unchecked"):
+    if not settings.seams.apply(IDENTITY_MATCHES, same):
         raise Unauthorized("identity mismatch")
-    nonce = claims.get("nonce")
-    if nonce != nonce_for(client_public_key) and not settings.has_fault(
-        "wallet-oauth-nonce-ignored"
-    ):
+    binds = claims.get("nonce") == nonce_for(client_public_key)
+    if not settings.seams.apply(NONCE_BINDS, binds):
         raise Unauthorized("nonce mismatch")

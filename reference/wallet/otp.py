@@ -1,6 +1,6 @@
 """``EMAIL_OTP`` and ``SMS_OTP`` (§5 item 1): the enclave-signed target bundle, opening
 ``encryptedOtpBundle`` with real HPKE, the fixed sandbox code and the TEK-signed retry
-(ARCHITECTURE.md, "Enclave-signed bundles", "Client → server")."""
+(SANDBOX.md, "Enclave-signed bundles", "Client → server")."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from reference.server.errors import FieldError, InvalidInput, Unauthorized
 from reference.server.routing import ApiRequest
+from reference.server.seams import seam
 from reference.wallet import challenges as wallet_challenges
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import signatures as wallet_signatures
@@ -18,6 +19,20 @@ from reference.wallet import store as wallet_store
 from reference.wallet.store import Credential
 
 SANDBOX_CODE = "000000"  # §5 item 5
+
+OTP_CODE_VALID = seam(
+    "wallet.otp_code_valid", "whether the otp_code of an opened OTP bundle is the sandbox code"
+)
+TEK_KEY_COMPRESSED = seam(
+    "wallet.tek_key_compressed",
+    "whether the TEK public_key of an opened OTP bundle is compressed (prefix 02 or 03)",
+)
+UNOPENED_BUNDLE_REFUSAL = seam(
+    "wallet.unopened_bundle_refusal",
+    "the error raised for an encryptedOtpBundle that cannot be opened: a 401; None takes it"
+    " as opened naming no TEK key, so any session key may sign the retry"
+    " (context: failure, the DecryptionFailed)",
+)
 
 
 def challenge(request: ApiRequest, credential: Credential) -> Response:
@@ -35,26 +50,22 @@ def challenge(request: ApiRequest, credential: Credential) -> Response:
     return JSONResponse({"otpEncryptionTargetBundle": bundle, "requestId": opened.id})
 
 
-def _tek_key(request: ApiRequest, plaintext: bytes | None) -> str | None:
+def _tek_key(request: ApiRequest, plaintext: bytes) -> str:
     """Check the opened plaintext: the code, then the compressed TEK key; its hex."""
-    settings = request.services.settings
-    if plaintext is None:  # `wallet-otp-no-hpke`: an unopenable bundle taken as valid
-        return None
+    seams = request.services.settings.seams
     try:
         content: Any = json.loads(plaintext)
     except (ValueError, RecursionError) as exc:
         raise Unauthorized("decryption failed: the plaintext is not JSON") from exc
     if not isinstance(content, dict):
         raise Unauthorized("decryption failed: the plaintext is not a JSON object")
-    if content.get("otp_code") != SANDBOX_CODE and not settings.has_fault("wallet-otp-any-code"):
+    if not seams.apply(OTP_CODE_VALID, content.get("otp_code") == SANDBOX_CODE):
         raise Unauthorized("Invalid OTP code")
     key_hex = content.get("public_key")
     if wallet_crypto.public_key_from_hex(key_hex) is None:
         raise Unauthorized("TEK key invalid")
     assert isinstance(key_hex, str)
-    if not wallet_crypto.is_compressed_hex(key_hex) and not settings.has_fault(
-        "wallet-otp-uncompressed-ok"
-    ):
+    if not seams.apply(TEK_KEY_COMPRESSED, wallet_crypto.is_compressed_hex(key_hex)):
         raise Unauthorized("TEK key not compressed")
     return key_hex.lower()
 
@@ -86,16 +97,16 @@ def verify(request: ApiRequest, credential: Credential, operation: str) -> Respo
             db, credential.id, request.headers.get(wallet_signatures.REQUEST_ID_HEADER)
         )
         target = wallet_crypto.private_from_scalar_hex(found.state["targetKey"])
-        plaintext: bytes | None
+        plaintext: bytes | None = None
         try:
-            plaintext = wallet_crypto.open_sealed(
-                target, sealed, raise_500=services.settings.has_fault("wallet-hpke-500")
-            )
+            plaintext = wallet_crypto.open_sealed(target, sealed)
         except wallet_crypto.DecryptionFailed as exc:
-            if not services.settings.has_fault("wallet-otp-no-hpke"):
-                raise Unauthorized("decryption failed") from exc
-            plaintext = None
-        tek = _tek_key(request, plaintext)
+            refusal: Exception | None = services.settings.seams.apply(
+                UNOPENED_BUNDLE_REFUSAL, Unauthorized("decryption failed"), failure=exc
+            )
+            if refusal is not None:
+                raise refusal from exc
+        tek = None if plaintext is None else _tek_key(request, plaintext)
         wallet_challenges.use(db, found)
         return wallet_signatures.challenge(
             request, operation, credential.customer_id, signer_key=tek, context={"tek": tek}

@@ -1,5 +1,5 @@
 """Passkeys (§5 item 2): WebAuthn registration and assertion, verified with ``webauthn``
-(py_webauthn 3.x) against the sandbox's RP id and origin (ARCHITECTURE.md, "Passkeys").
+(py_webauthn 3.x) against the sandbox's RP id and origin (SANDBOX.md, "Passkeys").
 
 py_webauthn accepts a counter stuck at 0 and names its failures in prose, so the checks
 whose refusal the interface wants named (challenge, origin, RP id, user presence, counter)
@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import webauthn
-from webauthn.helpers import decode_credential_public_key, decoded_public_key_to_cryptography
-from webauthn.helpers import verify_signature as webauthn_verify_signature
 
 from reference.server.errors import Unauthorized
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.server.validation import Problems
 
@@ -31,6 +30,30 @@ LEGACY_SIGNATURE = "sandbox-valid-passkey-signature"  # §5 item 5: still accept
 _B64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 _UP = 0x01
 _AUTH_DATA_MIN = 37  # rpIdHash (32) + flags (1) + signCount (4)
+
+LEGACY_LITERAL_ACCEPTED = seam(
+    "wallet.passkey_literal_accepted",
+    "whether the legacy literal assertion signature sandbox-valid-passkey-signature is accepted",
+)
+EXPECTED_CHALLENGE = seam(
+    "wallet.passkey_expected_challenge",
+    "the challenge (base64url) an assertion must answer: the one issued"
+    " (context: client_data, the assertion's parsed clientDataJSON)",
+)
+EXPECTED_ORIGIN = seam(
+    "wallet.passkey_expected_origin",
+    "the origin an assertion must come from: the sandbox's (context: client_data)",
+)
+COUNTER_FLOOR = seam(
+    "wallet.passkey_counter_floor",
+    "the sign count an assertion's counter must exceed: the stored one"
+    " (context: count, the assertion's counter)",
+)
+ABSENT_USER_REFUSAL = seam(
+    "wallet.passkey_absent_user_refusal",
+    "the error raised for an assertion without the user-present flag: a 401; None accepts"
+    " it with its counter (context: stored, authenticator_data, client_data, signature)",
+)
 
 
 def b64url_decode(text: str) -> bytes | None:
@@ -138,22 +161,19 @@ def verify_assertion(
     settings: ServerSettings, assertion: Assertion, challenge: str, stored: dict[str, Any]
 ) -> int:
     """Verify an assertion for the stored passkey; return the new sign count."""
+    seams = settings.seams
     if assertion.credential_id.rstrip("=") != stored["credentialId"]:
         raise Unauthorized("unknown credential")
     if assertion.signature == LEGACY_SIGNATURE:
-        if settings.has_fault("wallet-legacy-literal-refused"):
+        if not seams.apply(LEGACY_LITERAL_ACCEPTED, True):
             raise Unauthorized("bad signature")
         return int(stored["signCount"])
     data = _client_data(assertion.client_data, "webauthn.get")
-    expected_challenge = challenge
-    if settings.has_fault("wallet-passkey-challenge-ignored"):
-        expected_challenge = str(data.get("challenge"))
-    elif data.get("challenge") != challenge:
+    expected_challenge = seams.apply(EXPECTED_CHALLENGE, challenge, client_data=data)
+    if data.get("challenge") != expected_challenge:
         raise Unauthorized("challenge mismatch")
-    expected_origin = ORIGIN
-    if settings.has_fault("wallet-passkey-origin-ignored"):
-        expected_origin = str(data.get("origin"))
-    elif data.get("origin") != ORIGIN:
+    expected_origin = seams.apply(EXPECTED_ORIGIN, ORIGIN, client_data=data)
+    if data.get("origin") != expected_origin:
         raise Unauthorized("origin mismatch")
     auth = assertion.authenticator_data
     if len(auth) < _AUTH_DATA_MIN:
@@ -161,17 +181,22 @@ def verify_assertion(
     if auth[:32] != hashlib.sha256(RP_ID.encode()).digest():
         raise Unauthorized("rp id mismatch")
     count = int.from_bytes(auth[33:37], "big")
-    current = int(stored["signCount"])
-    if settings.has_fault("wallet-passkey-counter-ignored"):
-        current = 0
-    elif count <= current:  # also a counter stuck at 0: the sandbox wants one that counts
+    current = seams.apply(COUNTER_FLOOR, int(stored["signCount"]), count=count)
+    if count <= current:  # also a counter stuck at 0: the sandbox wants one that counts
         raise Unauthorized("counter did not increase")
     signature = assertion.signature
     assert isinstance(signature, bytes)
     if not auth[32] & _UP:
-        if not settings.has_fault("wallet-passkey-up-ignored"):
-            raise Unauthorized("user not present")
-        _verify_signature_only(stored, auth, assertion.client_data, signature)
+        refusal: Unauthorized | None = seams.apply(
+            ABSENT_USER_REFUSAL,
+            Unauthorized("user not present"),
+            stored=stored,
+            authenticator_data=auth,
+            client_data=assertion.client_data,
+            signature=signature,
+        )
+        if refusal is not None:
+            raise refusal
         return count
     credential = {
         "id": stored["credentialId"],
@@ -195,20 +220,3 @@ def verify_assertion(
     except Exception as exc:  # the library's errors, and whatever hostile input provokes
         raise Unauthorized(_reason(str(exc), "assertion invalid")) from exc
     return count
-
-
-def _verify_signature_only(
-    stored: dict[str, Any], auth: bytes, client_data: bytes, signature: bytes
-) -> None:
-    """Under `wallet-passkey-up-ignored` only (py_webauthn always requires presence): the
-    signature over authenticatorData ‖ SHA-256(clientDataJSON)."""
-    decoded = decode_credential_public_key(bytes.fromhex(stored["publicKey"]))
-    try:
-        webauthn_verify_signature(
-            public_key=decoded_public_key_to_cryptography(decoded),
-            signature_alg=decoded.alg,
-            signature=signature,
-            data=auth + hashlib.sha256(client_data).digest(),
-        )
-    except Exception as exc:
-        raise Unauthorized("bad signature") from exc

@@ -1,4 +1,4 @@
-"""Wallet-signed operations (§5 item 4; ARCHITECTURE.md, "Wallet-signed operations").
+"""Wallet-signed operations (§5 item 4; SANDBOX.md, "Wallet-signed operations").
 
 The first call, without ``Service-Wallet-Signature`` and ``Request-Id``, answers ``202
 {payloadToSign, requestId}`` and changes nothing. The retry repeats method, path and body
@@ -23,7 +23,7 @@ from reference.server.clock import iso, parse_iso, utc_now
 from reference.server.db import Database, from_json, to_json
 from reference.server.errors import Unauthorized
 from reference.server.routing import ApiRequest
-from reference.server.settings import ServerSettings
+from reference.server.seams import Seams, seam
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import store as wallet_store
 
@@ -31,6 +31,23 @@ SIGNATURE_HEADER = "Service-Wallet-Signature"
 REQUEST_ID_HEADER = "Request-Id"
 LEGACY_SIGNATURE = "sandbox-valid-signature"  # §5 item 5: still accepted
 REQUEST_LIFETIME = timedelta(minutes=5)
+
+LEGACY_LITERAL_ACCEPTED = seam(
+    "wallet.signature_literal_accepted",
+    "whether the legacy literal Service-Wallet-Signature sandbox-valid-signature is accepted",
+)
+REQUEST_ID_BOUND = seam(
+    "wallet.request_id_bound",
+    "whether the retry's Request-Id was issued for this operation, body and customer",
+)
+SESSION_ACTIVE = seam(
+    "wallet.session_active", "whether the session whose key signed a retry is still active"
+)
+SIGNER_REFUSAL = seam(
+    "wallet.signer_refusal",
+    "why a signed retry's signature is refused ('bad signature', 'session revoked',"
+    " 'credential revoked'), or None when it is accepted",
+)
 
 
 def body_sha256(body: dict[str, Any]) -> str:
@@ -94,42 +111,38 @@ class Authorized:
     context: dict[str, Any]
 
 
-def _check_signer(
-    settings: ServerSettings,
+def _signer_refusal(
+    seams: Seams,
     db: Database,
     customer_id: str,
     signer_key: str | None,
     payload: str,
     signature: str,
-) -> None:
-    """Accept the signature, or 401 naming why: the request id's own key when it names one
-    (the OTP retry's TEK key), else any unexpired session key of the customer that is
-    neither revoked itself nor of a revoked credential."""
-    if signature == LEGACY_SIGNATURE and not settings.has_fault("wallet-legacy-literal-refused"):
-        return
-    if settings.has_fault("wallet-signature-unchecked"):
-        return
+) -> str | None:
+    """Why the signature is refused, or None to accept it: the request id's own key when it
+    names one (the OTP retry's TEK key), else any unexpired session key of the customer that
+    is neither revoked itself nor of a revoked credential."""
+    if signature == LEGACY_SIGNATURE and seams.apply(LEGACY_LITERAL_ACCEPTED, True):
+        return None
     if signer_key is not None:
         key = wallet_crypto.public_key_from_hex(signer_key)
         if key is None or not wallet_crypto.signature_valid(key, signature, payload):
-            raise Unauthorized("bad signature")
-        return
+            return "bad signature"
+        return None
     refusal = "bad signature"
     for one in wallet_store.signing_sessions(db, customer_id):
         key = wallet_crypto.public_key_from_hex(one.session.public_key)
         if key is None or not wallet_crypto.signature_valid(key, signature, payload):
             continue
-        if one.session.status != wallet_store.ACTIVE and not settings.has_fault(
-            "wallet-session-revoke-ignored"
-        ):
+        if not seams.apply(SESSION_ACTIVE, one.session.status == wallet_store.ACTIVE):
             refusal = "session revoked"
-        elif one.credential_status != wallet_store.ACTIVE and not settings.has_fault(
-            "wallet-credential-revoke-ignored"
+        elif not seams.apply(
+            wallet_store.CREDENTIAL_ACTIVE, one.credential_status == wallet_store.ACTIVE
         ):
             refusal = "credential revoked"
         else:
-            return
-    raise Unauthorized(refusal)
+            return None
+    return refusal
 
 
 def verify(request: ApiRequest, operation: str, customer_id: str) -> Authorized:
@@ -137,7 +150,7 @@ def verify(request: ApiRequest, operation: str, customer_id: str) -> Authorized:
     401 with the failed check otherwise. Call inside the DB transaction of the operation,
     so a refusal later in it gives the request id back."""
     services = request.services
-    settings = services.settings
+    seams = services.settings.seams
     db = services.db
     signature = request.headers.get(SIGNATURE_HEADER, "")
     request_id = request.headers.get(REQUEST_ID_HEADER, "")
@@ -151,16 +164,22 @@ def verify(request: ApiRequest, operation: str, customer_id: str) -> Authorized:
     )
     if row is None:
         raise Unauthorized("unknown request id")
-    bound = (row["operation"], row["body_sha256"], row["customer_id"])
-    if bound != (operation, body_sha256(request.body), customer_id) and not settings.has_fault(
-        "wallet-request-id-unbound"
-    ):
+    issued_for = (row["operation"], row["body_sha256"], row["customer_id"])
+    bound = issued_for == (operation, body_sha256(request.body), customer_id)
+    if not seams.apply(REQUEST_ID_BOUND, bound):
         raise Unauthorized("request id of another operation")
     if row["used"]:
         raise Unauthorized("request id already used")
     if parse_iso(row["expires_at"]) <= utc_now():
         raise Unauthorized("request id expired")
-    _check_signer(settings, db, row["customer_id"], row["signer_key"], row["payload"], signature)
+    refusal = seams.apply(
+        SIGNER_REFUSAL,
+        _signer_refusal(
+            seams, db, row["customer_id"], row["signer_key"], row["payload"], signature
+        ),
+    )
+    if refusal is not None:
+        raise Unauthorized(refusal)
     # `used = 0` in the condition: of two concurrent retries only one uses the id up.
     if not db.execute(
         "UPDATE wallet_requests SET used = 1 WHERE id = ? AND used = 0", (request_id,)

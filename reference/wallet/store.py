@@ -1,5 +1,5 @@
 """Credentials and sessions of embedded-wallet authentication as stored, read and rendered
-(ARCHITECTURE.md, "Credentials, sessions and who owns them")."""
+(SANDBOX.md, "Credentials, sessions and who owns them")."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from reference.server.clock import iso, parse_iso, utc_now
 from reference.server.db import Database, from_json, to_json
 from reference.server.errors import ApiError
+from reference.server.seams import seam
 
 ACTIVE = "ACTIVE"
 REVOKED = "REVOKED"
@@ -21,6 +22,12 @@ PASSKEY = "PASSKEY"
 OAUTH = "OAUTH"
 TYPES = (EMAIL_OTP, SMS_OTP, PASSKEY, OAUTH)
 SESSION_LIFETIME = timedelta(hours=24)
+
+CREDENTIAL_ACTIVE = seam(
+    "wallet.credential_active",
+    "whether a credential in use (challenged, verified, or behind a signing session's key)"
+    " is still active, not revoked",
+)
 
 
 @dataclass(frozen=True, slots=True)

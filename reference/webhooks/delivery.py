@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import defaultdict
@@ -19,6 +18,7 @@ import httpx
 from anyio import to_thread
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.webhooks.outbox import Outbox, OutboxRow
 from reference.webhooks.signing import sign
@@ -29,6 +29,16 @@ SIGNATURE_HEADER = "X-Service-Signature"
 _TIMEOUT_S = 5.0
 _ERROR_PAUSE_S = 1.0
 
+SIGNING_KEY = seam("webhooks.signing_key", "the private key deliveries are signed with")
+DELIVERY_HEADERS = seam(
+    "webhooks.delivery_headers",
+    "the headers a delivery is posted with, X-Service-Signature among them (context: row)",
+)
+WIRE_BODY = seam(
+    "webhooks.wire_body",
+    "the bytes posted for a delivery: exactly the signed outbox body (context: row)",
+)
+
 
 class DeliveryWorker:
     """Delivers outbox rows; ``start`` and ``stop`` run inside the app lifespan."""
@@ -38,10 +48,7 @@ class DeliveryWorker:
     ) -> None:
         self._outbox = outbox
         self._settings = settings
-        if settings.has_fault("webhook-forged-signature"):
-            # A key nobody published: every signature fails to verify.
-            key = ec.generate_private_key(ec.SECP256R1())
-        self._key = key
+        self._key = settings.seams.apply(SIGNING_KEY, key)
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx.AsyncClient | None = None
@@ -121,29 +128,13 @@ class DeliveryWorker:
 
     async def _post(self, row: OutboxRow) -> tuple[int | None, str]:
         assert self._client is not None
-        headers = {"Content-Type": "application/json"}
-        if not self._unsigned(row):
-            headers[SIGNATURE_HEADER] = sign(self._key, row.body)
+        seams = self._settings.seams
+        headers = {"Content-Type": "application/json", SIGNATURE_HEADER: sign(self._key, row.body)}
+        headers = seams.apply(DELIVERY_HEADERS, headers, row=row)
+        body = seams.apply(WIRE_BODY, row.body, row=row)
         try:
-            response = await self._client.post(
-                row.target_url, content=self._wire_body(row.body), headers=headers
-            )
+            response = await self._client.post(row.target_url, content=body, headers=headers)
         except httpx.HTTPError as exc:
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
         return response.status_code, f"HTTP {response.status_code}"
-
-    def _unsigned(self, row: OutboxRow) -> bool:
-        """Whether to leave the signature off: only under the two unsigned fault modes."""
-        if self._settings.has_fault("webhook-unsigned"):
-            return True
-        customer_event = row.event_type.startswith("CUSTOMER.")
-        return customer_event and self._settings.has_fault("kyc-event-unsigned")
-
-    def _wire_body(self, body: bytes) -> bytes:
-        """The bytes sent: the signed bytes, except under ``webhook-tampered-body``."""
-        if self._settings.has_fault("webhook-tampered-body"):
-            # Same JSON value, different bytes: a verifier that re-serialises passes,
-            # one that hashes the exact body fails.
-            return json.dumps(json.loads(body)).encode("utf-8")
-        return body

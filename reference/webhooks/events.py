@@ -14,10 +14,21 @@ from reference.configuration.store import load_config
 from reference.server.clock import iso, utc_now
 from reference.server.db import Database
 from reference.server.errors import ApiError
+from reference.server.seams import seam
 from reference.server.settings import ServerSettings
 from reference.webhooks.outbox import Outbox
 
 TEST_EVENT_TYPE = "TEST"
+
+TEST_EVENT = seam(
+    "webhooks.test_event",
+    "the TEST event payload about to be queued: {test, timestamp, webhookId, type}",
+)
+TEST_EVENT_QUEUED = seam(
+    "webhooks.test_event_queued",
+    "whether the TEST event is queued for delivery to the endpoint: always"
+    " (context: platform_id, event)",
+)
 
 
 def new_webhook_id() -> str:
@@ -86,10 +97,9 @@ class Webhooks:
             "webhookId": webhook_id,
             "type": TEST_EVENT_TYPE,
         }
-        if self._settings.has_fault("webhook-test-wrong-shape"):
-            event["test"] = False
-            del event["webhookId"]
-        if not self._settings.has_fault("webhook-test-not-sent"):
+        seams = self._settings.seams
+        event = seams.apply(TEST_EVENT, event)
+        if seams.apply(TEST_EVENT_QUEUED, True, platform_id=platform_id, event=event):
             self._outbox.enqueue(
                 event_id=webhook_id,
                 platform_id=platform_id,

@@ -1,7 +1,7 @@
 """The webhook signing key: ECDSA P-256, generated once and kept in the database.
 
 A delivery's ``X-Service-Signature`` is base64 of the DER signature over SHA-256 of the
-exact body bytes (§5 Webhook signature; ARCHITECTURE.md, "Webhooks").
+exact body bytes (§5 Webhook signature; SANDBOX.md, "Webhooks").
 """
 
 from __future__ import annotations

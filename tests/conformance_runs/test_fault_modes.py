@@ -17,7 +17,6 @@ from reference.faults import FAULTS
 from .runner import conformance_run
 
 
-
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_fault_mode_is_caught(tmp_path, fault):

@@ -10,6 +10,9 @@ import pytest
 SUITE_TEST = """
 import pytest
 
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
+
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_reaches_the_target(client):
     assert client.get("/config").status == 200
@@ -19,7 +22,7 @@ def test_reaches_the_target(client):
 def test_needs_a_feature(client):
     pass
 
-@pytest.mark.adapter_hook("pytest_conformance_no_adapter_implements_this")
+@needs_adapter_hook(hookspecs.pytest_conformance_wallet_format)
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_needs_an_adapter(client):
     pass
@@ -55,7 +58,7 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester, worker
         ["*feature 'no-sandbox-declares-this' is not enabled for the target*--features*"]
     )
     result.stdout.fnmatch_lines(
-        ["*needs adapter hook 'pytest_conformance_no_adapter_implements_this'*--adapter*"]
+        ["*needs adapter hook 'pytest_conformance_wallet_format'*--adapter*"]
     )
     summary = json.loads((report_dir / "summary.json").read_text())
     assert summary["parts"]["auth"] == {"passed": 2, "failed": 0, "skipped": 2, "errors": 0}
@@ -101,13 +104,16 @@ def pytest_conformance_issue_card(profile, internal_account_id):
 ADAPTER_TEST = """
 import pytest
 
-@pytest.mark.adapter_hook("pytest_conformance_issue_card")
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
+
+@needs_adapter_hook(hookspecs.pytest_conformance_issue_card)
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_uses_the_adapter(adapter, profile):
-    card = adapter.call("pytest_conformance_issue_card", internal_account_id="x")
+    card = adapter.call(hookspecs.pytest_conformance_issue_card, internal_account_id="x")
     assert card == {"id": "Card:x", "base_url": profile.base_url}
 
-@pytest.mark.adapter_hook("pytest_conformance_agent_device_code")
+@needs_adapter_hook(hookspecs.pytest_conformance_agent_device_code)
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_needs_another_hook(adapter):
     pass
@@ -138,3 +144,20 @@ def test_an_adapter_without_hooks_is_a_usage_error(pytester):
     )  # fmt: skip
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*implements none of the adapter hooks*"])
+
+
+def test_an_adapter_hook_named_by_string_is_a_usage_error(pytester):
+    suite = pytester.mkdir("suites") / "auth"
+    suite.mkdir()
+    (suite / "test_typo.py").write_text(
+        "import pytest\n\n"
+        '@pytest.mark.adapter_hook("pytest_conformance_issue_crad")\n'
+        '@pytest.mark.requirement("AUTH-BASIC-REQUIRED")\n'
+        "def test_typo(client):\n    pass\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=auth", "-p", "no:cacheprovider",
+        f"--report-dir={pytester.path / 'out'}",
+    )  # fmt: skip
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*@adapter_hook names*pytest_conformance_issue_crad*"])

@@ -160,7 +160,7 @@ def expected(
     platform_fixed: int = 0,
 ) -> dict[str, int]:
     """``totalSendingAmount``, ``totalReceivingAmount``, ``feesIncluded`` and
-    ``platformFeesIncluded`` as ARCHITECTURE.md "Quotes" computes them."""
+    ``platformFeesIncluded`` as SANDBOX.md "Quotes" computes them."""
     f = Fraction(3, 1000) if cross else Fraction(0)
     fixed = 50 if cross else 0
     k = Fraction(Decimal(rate)) * Fraction(10) ** (decimals[1] - decimals[0])

@@ -1,4 +1,4 @@
-"""Internal-account states after provisioning in the reference (ARCHITECTURE.md,
+"""Internal-account states after provisioning in the reference (SANDBOX.md,
 "Internal-account states"): the sandbox triggers, the transitions they allow, and that
 only ACTIVE accounts send or receive."""
 

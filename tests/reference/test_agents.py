@@ -1,4 +1,4 @@
-"""Agents in the reference (ARCHITECTURE.md, "Cards, agents and invitations"): device codes,
+"""Agents in the reference (SANDBOX.md, "Cards, agents and invitations"): device codes,
 Bearer tokens bound to the customer and the policy, approval of agent-initiated payments."""
 
 from __future__ import annotations

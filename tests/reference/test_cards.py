@@ -1,4 +1,4 @@
-"""Cards in the reference (ARCHITECTURE.md, "Cards, agents and invitations"): issuing, the
+"""Cards in the reference (SANDBOX.md, "Cards, agents and invitations"): issuing, the
 network simulators, the §2 CardTransaction rules and their CARD_TRANSACTION.* events."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The error envelope for routing errors and unreadable bodies (§7; ARCHITECTURE.md)."""
+"""The error envelope for routing errors and unreadable bodies (§7; SANDBOX.md)."""
 
 from __future__ import annotations
 

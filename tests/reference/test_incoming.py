@@ -1,4 +1,4 @@
-"""Returned incoming deposits in the reference (ARCHITECTURE.md, "Rule-based accounts,
+"""Returned incoming deposits in the reference (SANDBOX.md, "Rule-based accounts,
 ownership verification, payout scenarios and incoming payments")."""
 
 from __future__ import annotations

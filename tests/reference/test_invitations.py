@@ -1,4 +1,4 @@
-"""Invitations in the reference (ARCHITECTURE.md, "Cards, agents and invitations")."""
+"""Invitations in the reference (SANDBOX.md, "Cards, agents and invitations")."""
 
 from __future__ import annotations
 

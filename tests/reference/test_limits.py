@@ -1,5 +1,5 @@
 """Transaction size and daily volume limits, refused quote rates and compliance holds
-(ARCHITECTURE.md, "Limits, refused rates and compliance holds")."""
+(SANDBOX.md, "Limits, refused rates and compliance holds")."""
 
 from __future__ import annotations
 

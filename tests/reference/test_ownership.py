@@ -1,4 +1,4 @@
-"""Ownership verification of external accounts in the reference (ARCHITECTURE.md,
+"""Ownership verification of external accounts in the reference (SANDBOX.md,
 "Rule-based accounts, ownership verification, payout scenarios and incoming payments")."""
 
 from __future__ import annotations

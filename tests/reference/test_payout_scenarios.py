@@ -1,5 +1,5 @@
 """Payout scenarios of the reference: 003 slow and 1xx beneficiary-name outcomes
-(ARCHITECTURE.md, "Rule-based accounts, ownership verification, payout scenarios and
+(SANDBOX.md, "Rule-based accounts, ownership verification, payout scenarios and
 incoming payments")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule-based accounts of the reference (ARCHITECTURE.md, "Rule-based accounts, ownership
+"""Rule-based accounts of the reference (SANDBOX.md, "Rule-based accounts, ownership
 verification, payout scenarios and incoming payments"): creation, idempotency, the refusals
 and the sweep on funding."""
 

@@ -13,11 +13,12 @@ from conformance.contract import endpoint_schemas as contract
 from conformance.contract.assertions import assert_unauthorized
 from conformance.contract.failures import check
 from conformance.exchange.client import RawAuthorization
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Agent"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(DEVICE_CODE_HOOK),
+    needs_adapter_hook(DEVICE_CODE_HOOK),
 ]
 
 
@@ -73,7 +74,7 @@ def test_a_forged_bearer_token_is_refused(client, money):
     assert_unauthorized(response, "a bearer token that no device code produced is refused")
 
 
-@pytest.mark.adapter_hook(FORBIDDEN_HOOK)
+@needs_adapter_hook(FORBIDDEN_HOOK)
 @pytest.mark.requirement("AGENT-BEARER-POLICY")
 def test_an_operation_outside_the_agents_policy_is_refused(agents, adapter, money):
     (customer,) = _customers(money, 1)
@@ -86,7 +87,7 @@ def test_an_operation_outside_the_agents_policy_is_refused(agents, adapter, mone
         BEARER_CLAUSE,
         "the adapter names a request outside the agent's policy as {method, path, json?}",
         observed=probe,
-        hint=f"the adapter hook {FORBIDDEN_HOOK} answers it",
+        hint=f"the adapter hook {FORBIDDEN_HOOK.__name__} answers it",
     )
     kwargs = {"json": probe["json"]} if "json" in probe else {}
     response = agent.request(probe["method"].upper(), probe["path"], **kwargs)

@@ -10,10 +10,12 @@ import pytest
 
 from conformance.contract.assertions import AUTH_CLAUSE, assert_unauthorized
 from conformance.contract.failures import check
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
-pytestmark = [pytest.mark.adapter_hook("pytest_conformance_other_endpoints")]
+pytestmark = [needs_adapter_hook(hookspecs.pytest_conformance_other_endpoints)]
 
-HOOK = "pytest_conformance_other_endpoints"
+HOOK = hookspecs.pytest_conformance_other_endpoints
 
 
 def _requests(adapter):
@@ -27,7 +29,7 @@ def _requests(adapter):
         AUTH_CLAUSE,
         "the adapter names requests as a list of {method, path, json?}",
         observed=named,
-        hint=f"the adapter hook {HOOK} answers it",
+        hint=f"the adapter hook {HOOK.__name__} answers it",
     )
     return named
 

@@ -11,11 +11,12 @@ import pytest
 
 from conformance.agents.flows import DEVICE_CODE_HOOK, REDEEM_CLAUSE
 from conformance.contract.failures import check, fail
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Agent"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(DEVICE_CODE_HOOK),
+    needs_adapter_hook(DEVICE_CODE_HOOK),
 ]
 
 APPROVE_CLAUSE = "§4 Quotes and transactions — POST /transactions/{transactionId}/approve"

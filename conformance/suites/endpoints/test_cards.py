@@ -12,21 +12,23 @@ import pytest
 from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.contract.failures import check
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
     pytest.mark.writes,
     pytest.mark.feature("cards"),
-    pytest.mark.adapter_hook(ISSUE_HOOK),
+    needs_adapter_hook(ISSUE_HOOK),
 ]
 
 SECTION = "§4 Cards, stablecoins, agents, auth, sandbox"
-TOKENIZE_BODY_HOOK = "pytest_conformance_card_tokenize_body"
-PROVIDER_KEY_HOOK = "pytest_conformance_card_wallet_provider_key"
+TOKENIZE_BODY_HOOK = hookspecs.pytest_conformance_card_tokenize_body
+PROVIDER_KEY_HOOK = hookspecs.pytest_conformance_card_wallet_provider_key
 
 
-@pytest.mark.adapter_hook(AUTHORIZE_HOOK)
-@pytest.mark.adapter_hook(CLEAR_HOOK)
+@needs_adapter_hook(AUTHORIZE_HOOK)
+@needs_adapter_hook(CLEAR_HOOK)
 @pytest.mark.requirement("TRANSACTIONS-CARD-ID-FILTER")
 def test_card_transactions_are_listed_by_card_id_or_bare_uuid(cards):
     card = cards.issue(50_000)
@@ -43,7 +45,7 @@ def test_card_transactions_are_listed_by_card_id_or_bare_uuid(cards):
     )
 
 
-@pytest.mark.adapter_hook(TOKENIZE_BODY_HOOK)
+@needs_adapter_hook(TOKENIZE_BODY_HOOK)
 @pytest.mark.requirement("CARD-TOKENIZE")
 def test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider(
     cards, adapter, client, profile, pytestconfig
@@ -80,14 +82,14 @@ def test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider(
         "the provider's test key the adapter gave",
         observed=[why for _, why in outcomes] or "no compact JWE in the answer",
         hint="the suite opens a compact JWE (RSA-OAEP-256 + A256GCM) with the key from "
-        f"{PROVIDER_KEY_HOOK}",
+        f"{PROVIDER_KEY_HOOK.__name__}",
         exchange=response.exchange,
     )
 
 
-@pytest.mark.adapter_hook(AUTHORIZE_HOOK)
-@pytest.mark.adapter_hook(CLEAR_HOOK)
-@pytest.mark.adapter_hook(RETURN_HOOK)
+@needs_adapter_hook(AUTHORIZE_HOOK)
+@needs_adapter_hook(CLEAR_HOOK)
+@needs_adapter_hook(RETURN_HOOK)
 @pytest.mark.requirement("CARD-SIMULATE-RETURN-REVERSAL")
 def test_return_reversal_simulates_the_reversal_of_a_posted_return(cards, client, profile):
     card = cards.issue(50_000)

@@ -20,11 +20,12 @@ from conformance.accounts.ownership import (
     readable_statuses,
 )
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
+    needs_adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
 ]
 
 CLAUSE = "§4 Accounts"

@@ -16,6 +16,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.customers.onboarding import contact_channels
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
@@ -118,7 +120,7 @@ def embeds(url, value):
 
 
 @pytest.mark.requirement("KYC-LINK-REDIRECT-EMBEDDED")
-@pytest.mark.adapter_hook("pytest_conformance_complete_hosted_kyc")
+@needs_adapter_hook(hookspecs.pytest_conformance_complete_hosted_kyc)
 def test_the_redirect_uri_is_embedded_in_the_link(onboarding, adapter, advisory):
     customer = a_customer_without_contact_verification(onboarding)
     uri = f"https://platform.example.com/kyc/return/{uuid.uuid4().hex}?step=done&lang=en"
@@ -129,13 +131,15 @@ def test_the_redirect_uri_is_embedded_in_the_link(onboarding, adapter, advisory)
             "knows; how the link embeds it is not shown"
         )
     done = adapter.call(
-        "pytest_conformance_complete_hosted_kyc", customer_id=customer["id"], kyc_url=link["kycUrl"]
+        hookspecs.pytest_conformance_complete_hosted_kyc,
+        customer_id=customer["id"],
+        kyc_url=link["kycUrl"],
     )
     check(done is True, CLAUSE, "the issued link can be used for the hosted flow", observed=done)
 
 
 @pytest.mark.requirement("KYC-LINK-SINGLE-USE")
-@pytest.mark.adapter_hook("pytest_conformance_complete_hosted_kyc")
+@needs_adapter_hook(hookspecs.pytest_conformance_complete_hosted_kyc)
 def test_earlier_links_stay_valid_and_every_link_is_single_use(onboarding, adapter, advisory):
     customer = a_customer_without_contact_verification(onboarding)
     earlier = assert_link_issued(onboarding.kyc_link(customer["id"]), "a link is issued")
@@ -143,7 +147,7 @@ def test_earlier_links_stay_valid_and_every_link_is_single_use(onboarding, adapt
 
     def use(link):
         return adapter.call(
-            "pytest_conformance_complete_hosted_kyc",
+            hookspecs.pytest_conformance_complete_hosted_kyc,
             customer_id=customer["id"],
             kyc_url=link["kycUrl"],
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import AUTHORIZE_CLAUSE, LOGIN_HOOK, PROOF_HOOK, challenge_of
 from conformance.webhooks.sink.store import parse_timestamp
 
@@ -21,7 +22,7 @@ def wallet(sca):
         return sca.wallet(("EUR",))
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK)
+@needs_adapter_hook(LOGIN_HOOK)
 @pytest.mark.requirement("SCA-LOGIN-COMPLETE")
 def test_completing_an_sca_login_returns_the_session_expiry(sca, wallet, config_lock):
     session = sca.login_ok(wallet.customer_id)
@@ -33,7 +34,7 @@ def test_completing_an_sca_login_returns_the_session_expiry(sca, wallet, config_
     )
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK, PROOF_HOOK)
+@needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("QUOTE-AUTHORIZE-RETURNS-QUOTE")
 def test_authorizing_with_a_valid_proof_returns_the_quote(sca, wallet, config_lock):
     sca.login_ok(wallet.customer_id)

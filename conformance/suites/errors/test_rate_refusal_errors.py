@@ -12,6 +12,7 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -25,7 +26,7 @@ def wallet(money):
         return money.wallet(money.currencies())
 
 
-@pytest.mark.adapter_hook(REFUSE_RATE_HOOK)
+@needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-ERROR")
 def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailable(
     money, wallet, adapter, config_lock
@@ -38,7 +39,7 @@ def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailab
         is_refusal(response, None, CODE),
         CLAUSE,
         f"executing a quote whose rate is refused at execution fails with {CODE} "
-        f"({corridor}; the refusal set up by the adapter hook {REFUSE_RATE_HOOK})",
+        f"({corridor}; the refusal set up by the adapter hook {REFUSE_RATE_HOOK.__name__})",
         expected=f"an error status with code {CODE}",
         observed=(response.status, error_code(response) or response.content[:200]),
         exchange=response.exchange,

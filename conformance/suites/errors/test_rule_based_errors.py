@@ -10,12 +10,13 @@ import pytest
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK
 from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),
     pytest.mark.writes,
     pytest.mark.feature("rule-based-accounts"),
-    pytest.mark.adapter_hook(SWEEP_RULE_HOOK),
+    needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
 CLAUSE = "§4 Accounts"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
@@ -32,7 +33,7 @@ def _still_awaiting(sca, quote, why):
         )
 
 
-@pytest.mark.adapter_hook(PROOF_HOOK)
+@needs_adapter_hook(PROOF_HOOK)
 @pytest.mark.requirement("SCA-SESSION-REQUIRED-409")
 def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advisory):
     """The interface names 409 ``SCA_SESSION_REQUIRED`` on authorization ("may answer"),
@@ -61,7 +62,7 @@ def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advi
     _still_awaiting(sca, quote, "a refused authorization leaves the quote awaiting it")
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK, PROOF_HOOK)
+@needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-ACCOUNT-LOCKED-423")
 def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, config_lock, advisory):
     wallet = sca.wallet(("EUR",))
@@ -142,7 +143,7 @@ def test_sca_login_answers_409_for_customers_outside_sca(sca, config_lock):
     response = sca.login(wallet.customer_id, body or default)
     if body is None and response.status == 400:
         pytest.skip(
-            f"needs adapter hook '{LOGIN_HOOK}': the target refused the default login body "
-            "with 400 (the SCA login body is not shown)"
+            f"needs adapter hook '{LOGIN_HOOK.__name__}': the target refused the default login"
+            " body with 400 (the SCA login body is not shown)"
         )
     _answers_409(response, "POST /sca/login/complete")

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK
 from conformance.webhooks.sink.store import parse_timestamp
 
@@ -18,7 +19,7 @@ SESSION = timedelta(days=180)
 TOLERANCE = timedelta(minutes=10)
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK)
+@needs_adapter_hook(LOGIN_HOOK)
 @pytest.mark.requirement("LIMIT-SCA-SESSION-180-DAYS")
 def test_an_sca_session_lasts_180_days(sca, config_lock):
     customer = sca.customer(("EUR",))

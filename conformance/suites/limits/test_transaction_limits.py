@@ -15,6 +15,7 @@ from conformance.payments.money_limits import (
     refused_at_quote_or_execute,
     transaction_limits,
 )
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -24,7 +25,7 @@ CURRENCY = "USD"
 MOST_PAYMENTS = 20
 
 
-@pytest.mark.adapter_hook(LIMITS_HOOK)
+@needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-TRANSACTION-SIZE-400")
 def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, config_lock):
     limits = transaction_limits(adapter, CURRENCY)
@@ -43,7 +44,7 @@ def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, 
     )
 
 
-@pytest.mark.adapter_hook(LIMITS_HOOK)
+@needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-DAILY-VOLUME-429")
 def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter, config_lock):
     limits = transaction_limits(adapter, CURRENCY)

@@ -12,13 +12,14 @@ import pytest
 
 from conformance.cards.flows import AUTHORIZE_HOOK, CARD_CLAUSE, CLEAR_HOOK, ISSUE_HOOK, MERCHANT
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
     pytest.mark.writes,
     pytest.mark.feature("cards"),
-    pytest.mark.adapter_hook(ISSUE_HOOK),
-    pytest.mark.adapter_hook(AUTHORIZE_HOOK),
+    needs_adapter_hook(ISSUE_HOOK),
+    needs_adapter_hook(AUTHORIZE_HOOK),
 ]
 
 DECLINE_REASONS = {
@@ -33,7 +34,7 @@ DECLINE_REASONS = {
 FULL_CURRENCY = ("decimals", "name", "symbol")
 
 
-@pytest.mark.adapter_hook(CLEAR_HOOK)
+@needs_adapter_hook(CLEAR_HOOK)
 @pytest.mark.requirement("CARD-TRANSACTION-FIELDS", "CARD-TRANSACTION-STATUS-VALUES")
 def test_card_transactions_carry_direction_and_full_currency_metadata(cards):
     card = cards.issue(50_000)
@@ -99,7 +100,7 @@ def test_the_merchant_carries_the_city_and_state_the_network_reported(cards):
         expected={"city": MERCHANT["city"], "state": MERCHANT["state"]},
         observed=merchant,
         hint="the simulated network reported this merchant through the adapter hook "
-        f"{AUTHORIZE_HOOK}",
+        f"{AUTHORIZE_HOOK.__name__}",
     )
 
 
@@ -117,7 +118,7 @@ def test_a_card_record_states_whether_it_supports_wallet_tokenization(cards):
         "§2 Resources and their fields — Card record",
         "a card carries cardCapabilities.supportsDigitalWalletTokenization (a boolean)",
         observed=capabilities if capabilities is not None else "<no cardCapabilities>",
-        hint=f"the card record as the adapter hook {ISSUE_HOOK} answered it",
+        hint=f"the card record as the adapter hook {ISSUE_HOOK.__name__} answered it",
     )
 
 

@@ -11,12 +11,13 @@ import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),
     pytest.mark.writes,
     pytest.mark.feature("rule-based-accounts"),
-    pytest.mark.adapter_hook(SWEEP_RULE_HOOK),
+    needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
 CLAUSE = "§2 Resources and their fields — InternalAccount"

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.transfer_flows import Transfers
+from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 from conformance.webhooks.sink.store import parse_timestamp
 
@@ -79,7 +80,7 @@ def test_a_just_in_time_quote_withholds_its_instructions_while_challenged(sca, c
     _challenged_jit_quote(sca, sca.wallet(("EUR",)))
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK, PROOF_HOOK)
+@needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-PAYMENT-INSTRUCTIONS-WITHHELD")
 def test_a_just_in_time_quote_shows_its_instructions_once_authorized(sca, config_lock):
     wallet = sca.wallet(("EUR",))

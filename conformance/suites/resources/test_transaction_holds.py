@@ -12,6 +12,7 @@ import pytest
 
 from conformance.contract.failures import check, fail
 from conformance.payments.money_limits import HELD_ACCOUNT_HOOK, held_account_number
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -19,7 +20,7 @@ CLAUSE = "§2 Resources and their fields — Transaction"
 HELD = ("PENDING", "PROCESSING")
 
 
-@pytest.mark.adapter_hook(HELD_ACCOUNT_HOOK)
+@needs_adapter_hook(HELD_ACCOUNT_HOOK)
 @pytest.mark.requirement("TRANSACTION-PENDING-REASON")
 def test_a_transaction_held_for_compliance_review_states_why(money, adapter, config_lock):
     wallet = money.wallet(("USD",))
@@ -46,5 +47,5 @@ def test_a_transaction_held_for_compliance_review_states_why(money, adapter, con
         "a transaction held for compliance review states why in pendingReason",
         expected="a non-empty string",
         observed={k: transaction.get(k) for k in ("status", "pendingReason")},
-        hint=f"the destination's number comes from the adapter hook {HELD_ACCOUNT_HOOK}",
+        hint=f"the destination's number comes from the adapter hook {HELD_ACCOUNT_HOOK.__name__}",
     )

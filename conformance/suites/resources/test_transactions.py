@@ -12,6 +12,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.money import amount_of
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -125,7 +127,7 @@ def test_a_transaction_carries_the_parties_and_amounts_of_its_quote(paid, adviso
         )
 
 
-@pytest.mark.adapter_hook("pytest_conformance_failing_account_number")
+@needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement("TRANSACTION-FAILURE-REASON", "TRANSACTION-REFUND-OBJECT")
 def test_a_failed_transaction_states_its_failure_reason_and_refund(money, config_lock):
     wallet = money.wallet(("USD",))

@@ -18,13 +18,14 @@ from conformance.cards.flows import (
     REVERSE_HOOK,
 )
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
     pytest.mark.writes,
     pytest.mark.feature("cards"),
-    pytest.mark.adapter_hook(ISSUE_HOOK),
-    pytest.mark.adapter_hook(AUTHORIZE_HOOK),
+    needs_adapter_hook(ISSUE_HOOK),
+    needs_adapter_hook(AUTHORIZE_HOOK),
 ]
 
 
@@ -67,20 +68,20 @@ def _voided_after(cards, end, how):
     )
 
 
-@pytest.mark.adapter_hook(REVERSE_HOOK)
+@needs_adapter_hook(REVERSE_HOOK)
 @pytest.mark.requirement("CARD-VOIDED-ON-REVERSAL")
 def test_a_fully_reversed_authorization_is_voided(cards):
     _voided_after(cards, cards.reverse, "fully reversed")
 
 
-@pytest.mark.adapter_hook(EXPIRE_HOOK)
+@needs_adapter_hook(EXPIRE_HOOK)
 @pytest.mark.requirement("CARD-VOIDED-ON-REVERSAL")
 def test_an_authorization_expired_before_clearing_is_voided(cards):
     _voided_after(cards, cards.expire, "that expired")
 
 
-@pytest.mark.adapter_hook(CLEAR_HOOK)
-@pytest.mark.adapter_hook(RETURN_HOOK)
+@needs_adapter_hook(CLEAR_HOOK)
+@needs_adapter_hook(RETURN_HOOK)
 @pytest.mark.requirement("CARD-RETURN-OWN-ROW")
 def test_a_merchant_return_opens_its_own_credit_row(cards):
     card = cards.issue(50_000)

@@ -12,11 +12,13 @@ import pytest
 from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
 from conformance.customers.onboarding import contact_channels, wrong_code
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Customer"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook("pytest_conformance_contact_verification_code"),
+    needs_adapter_hook(hookspecs.pytest_conformance_contact_verification_code),
 ]
 
 CLAUSE = "§3 Contact verification"
@@ -47,7 +49,9 @@ def test_confirming_the_code_sent_verifies_the_channel(onboarding, adapter, chan
     send(onboarding, customer, channel)
     send(onboarding, customer, channel)  # re-POST resends; the latest code counts
     code = adapter.call(
-        "pytest_conformance_contact_verification_code", customer_id=customer["id"], channel=channel
+        hookspecs.pytest_conformance_contact_verification_code,
+        customer_id=customer["id"],
+        channel=channel,
     )
     response = onboarding.confirm(customer["id"], channel, code)
     check(
@@ -73,7 +77,9 @@ def test_a_wrong_code_leaves_the_channel_pending(onboarding, adapter, advisory, 
     customer = onboarding.customer_needing(channel)
     send(onboarding, customer, channel)
     code = adapter.call(
-        "pytest_conformance_contact_verification_code", customer_id=customer["id"], channel=channel
+        hookspecs.pytest_conformance_contact_verification_code,
+        customer_id=customer["id"],
+        channel=channel,
     )
     response = onboarding.confirm(customer["id"], channel, wrong_code(str(code)))
     if 200 <= response.status < 300:
@@ -103,7 +109,7 @@ def test_a_kyc_link_is_issued_once_every_present_channel_is_verified(onboarding,
         )
         send(onboarding, customer, channel)
         code = adapter.call(
-            "pytest_conformance_contact_verification_code",
+            hookspecs.pytest_conformance_contact_verification_code,
             customer_id=customer["id"],
             channel=channel,
         )

@@ -15,6 +15,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.money import refund_outcome
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -121,7 +123,7 @@ def test_a_payment_settles_processing_then_completed(money, wallet, payment_even
     payment_events.check(events)
 
 
-@pytest.mark.adapter_hook("pytest_conformance_failing_account_number")
+@needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement(
     "TRANSACTION-PROCESSING-TO-FAILED",
     "TRANSACTION-FAILURE-REASON",

@@ -19,11 +19,12 @@ from conformance.accounts.ownership import (
     check_new_status,
 )
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(PENDING_NUMBER_HOOK),
+    needs_adapter_hook(PENDING_NUMBER_HOOK),
 ]
 
 CLAUSE = "§3 External account"
@@ -71,7 +72,7 @@ def test_an_account_pending_ownership_verification_receives_a_small_payout(
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-VERIFIED-ACTIVE")
-@pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
+@needs_adapter_hook(OWNERSHIP_PROOF_HOOK)
 def test_successful_ownership_verification_makes_the_account_active(
     ownership, wallet, resource_events, advisory
 ):
@@ -91,7 +92,7 @@ def test_successful_ownership_verification_makes_the_account_active(
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-FAILED-UNVERIFIED")
-@pytest.mark.adapter_hook(OWNERSHIP_PROOF_HOOK)
+@needs_adapter_hook(OWNERSHIP_PROOF_HOOK)
 def test_a_failed_ownership_verification_makes_the_account_unverified(
     ownership, wallet, resource_events, advisory
 ):

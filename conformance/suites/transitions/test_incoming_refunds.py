@@ -20,11 +20,12 @@ from conformance.payments.incoming import (
     refund_events,
     returned_deposit,
 )
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(RETURN_HOOK),
+    needs_adapter_hook(RETURN_HOOK),
 ]
 
 CLAUSE = "§3 Quote and transaction"

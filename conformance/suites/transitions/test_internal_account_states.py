@@ -23,6 +23,7 @@ from conformance.accounts.states import (
     expect_status,
 )
 from conformance.payments.quote_bodies import quote_body
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
@@ -42,7 +43,7 @@ def _quoted_then_changed(money, adapter, hook, status, why):
     return wallet, source, destination, before, money.execute(earlier["id"])
 
 
-@pytest.mark.adapter_hook(FREEZE_HOOK)
+@needs_adapter_hook(FREEZE_HOOK)
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
@@ -72,7 +73,7 @@ def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(money, adapt
     )
 
 
-@pytest.mark.adapter_hook(CLOSE_HOOK)
+@needs_adapter_hook(CLOSE_HOOK)
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
@@ -101,7 +102,7 @@ def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(money, ada
     )
 
 
-@pytest.mark.adapter_hook(FAIL_PROVISIONING_HOOK)
+@needs_adapter_hook(FAIL_PROVISIONING_HOOK)
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-PENDING-TO-FAILED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )

@@ -8,12 +8,13 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK, INVITATION_CLAUSE, uma_addresses
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Invitation"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(CREATE_HOOK),
-    pytest.mark.adapter_hook(CLAIM_HOOK),
+    needs_adapter_hook(CREATE_HOOK),
+    needs_adapter_hook(CLAIM_HOOK),
 ]
 
 

@@ -12,6 +12,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.transfer_flows import reference_of
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -92,7 +94,7 @@ def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(
 
 
 @pytest.mark.requirement("FUNDING-JIT-REFERENCE")
-@pytest.mark.adapter_hook("pytest_conformance_pay_instructions")
+@needs_adapter_hook(hookspecs.pytest_conformance_pay_instructions)
 def test_only_a_payment_with_the_exact_reference_executes_the_quote(money, transfers, config_lock):
     jit = transfers.just_in_time("USD")
     reference = reference_of(jit.quote) or ""

@@ -15,11 +15,13 @@ from conformance.contract.failures import check
 from conformance.customers.onboarding import status_field
 from conformance.customers.verification_checks import assert_customer_status, events_for
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Customer"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook("pytest_conformance_complete_hosted_kyc"),
+    needs_adapter_hook(hookspecs.pytest_conformance_complete_hosted_kyc),
 ]
 
 CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
@@ -35,7 +37,7 @@ def complete_hosted_flow(onboarding, adapter, customer):
         exchange=response.exchange,
     )
     done = adapter.call(
-        "pytest_conformance_complete_hosted_kyc",
+        hookspecs.pytest_conformance_complete_hosted_kyc,
         customer_id=customer["id"],
         kyc_url=response.json["kycUrl"],
     )

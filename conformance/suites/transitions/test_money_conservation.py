@@ -15,6 +15,8 @@ from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from conformance.payments.conservation import conservation_machine
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
@@ -23,7 +25,7 @@ pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 STEPS = 8
 
 
-@pytest.mark.adapter_hook("pytest_conformance_failing_account_number")
+@needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement(
     "QUOTE-EXECUTE-DEBITS-SOURCE",
     "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",

@@ -14,6 +14,7 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, refuse_rate
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -27,7 +28,7 @@ def wallet(money):
         return money.wallet(money.currencies())
 
 
-@pytest.mark.adapter_hook(REFUSE_RATE_HOOK)
+@needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-NOTHING-EXCHANGED")
 def test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers(
     money, wallet, adapter, payment_events, config_lock

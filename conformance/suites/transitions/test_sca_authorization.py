@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
@@ -48,7 +49,7 @@ def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet, con
     sca.released_nothing(wallet, quote, before)
 
 
-@pytest.mark.adapter_hook(LOGIN_HOOK, PROOF_HOOK)
+@needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("QUOTE-AUTHORIZE-RECHECK")
 def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
     sca, wallet, payment_events, config_lock

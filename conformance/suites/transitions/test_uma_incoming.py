@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook("pytest_conformance_simulate_incoming_uma_payment"),
+    needs_adapter_hook(hookspecs.pytest_conformance_simulate_incoming_uma_payment),
 ]
 
 CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — incoming UMA payment"
@@ -26,7 +28,7 @@ def test_an_incoming_uma_payment_creates_an_incoming_transaction(
     customer = money.approved_customer(("USD",))
     account = money.active_account(customer["id"], "USD")
     adapter.call(
-        "pytest_conformance_simulate_incoming_uma_payment",
+        hookspecs.pytest_conformance_simulate_incoming_uma_payment,
         account_id=account["id"],
         amount=AMOUNT,
         currency="USD",

@@ -10,15 +10,16 @@ from conformance.cards.events import PREFIX, wait_card_event
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
     pytest.mark.writes,
     pytest.mark.feature("cards"),
-    pytest.mark.adapter_hook(ISSUE_HOOK),
-    pytest.mark.adapter_hook(AUTHORIZE_HOOK),
-    pytest.mark.adapter_hook(CLEAR_HOOK),
-    pytest.mark.adapter_hook(RETURN_HOOK),
+    needs_adapter_hook(ISSUE_HOOK),
+    needs_adapter_hook(AUTHORIZE_HOOK),
+    needs_adapter_hook(CLEAR_HOOK),
+    needs_adapter_hook(RETURN_HOOK),
 ]
 
 CLAUSE = "§9 Versioning, item 3"

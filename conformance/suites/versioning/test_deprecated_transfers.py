@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -31,7 +33,7 @@ def answered_transaction(response, path):
 
 
 @pytest.mark.requirement("VERSION-DEPRECATED-TRANSFER-ENDPOINTS")
-@pytest.mark.adapter_hook("pytest_conformance_transfer_body")
+@needs_adapter_hook(hookspecs.pytest_conformance_transfer_body)
 def test_transfer_out_and_transfer_in_still_move_money(money, transfers, config_lock):
     wallet = money.wallet(("USD",))
     source = wallet.sources["USD"]["id"]

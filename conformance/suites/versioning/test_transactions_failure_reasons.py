@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook("pytest_conformance_failing_account_number"),
+    needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number),
 ]
 
 REMOVED = ("EXECUTION_FAILED_POST_DEBIT", "SETTLEMENT_FAILED", "TIMEOUT", "MANUAL_REFUND")

@@ -15,17 +15,18 @@ from conformance.cards.flows import (
     REVERSE_HOOK,
 )
 from conformance.contract.failures import check
+from conformance.run.markers import needs_adapter_hook
 from conformance.webhooks.event_checks import check_event_envelopes, check_event_signatures
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
     pytest.mark.writes,
     pytest.mark.feature("cards"),
-    pytest.mark.adapter_hook(ISSUE_HOOK),
-    pytest.mark.adapter_hook(AUTHORIZE_HOOK),
-    pytest.mark.adapter_hook(CLEAR_HOOK),
-    pytest.mark.adapter_hook(REVERSE_HOOK),
-    pytest.mark.adapter_hook(RETURN_HOOK),
+    needs_adapter_hook(ISSUE_HOOK),
+    needs_adapter_hook(AUTHORIZE_HOOK),
+    needs_adapter_hook(CLEAR_HOOK),
+    needs_adapter_hook(REVERSE_HOOK),
+    needs_adapter_hook(RETURN_HOOK),
 ]
 
 # The fields §2 CardTransaction states (those a listed transaction shows must be in events).

@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 
 from conformance.accounts.ownership import EVENT, OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
+    needs_adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
 ]
 
 

@@ -7,11 +7,12 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.incoming import RETURN_HOOK, STEPS, refund_events, returned_deposit
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(RETURN_HOOK),
+    needs_adapter_hook(RETURN_HOOK),
 ]
 
 

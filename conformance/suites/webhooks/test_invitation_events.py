@@ -10,6 +10,7 @@ import pytest
 
 from conformance.contract.failures import fail
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
+from conformance.run.markers import needs_adapter_hook
 from conformance.webhooks.event_checks import (
     check_event_envelopes,
     check_event_signatures,
@@ -20,8 +21,8 @@ from conformance.webhooks.sink import SinkTimeout
 pytestmark = [
     pytest.mark.resource("Invitation"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook(CREATE_HOOK),
-    pytest.mark.adapter_hook(CLAIM_HOOK),
+    needs_adapter_hook(CREATE_HOOK),
+    needs_adapter_hook(CLAIM_HOOK),
 ]
 
 CLAUSE = "§6 Events — invitation claimed"

@@ -10,11 +10,13 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.payments.events import OUTGOING
+from conformance.run import hookspecs
+from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Webhook"),
     pytest.mark.writes,
-    pytest.mark.adapter_hook("pytest_conformance_failing_account_number"),
+    needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number),
 ]
 
 CLAUSE = "§6 Events"
