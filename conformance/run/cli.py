@@ -24,6 +24,7 @@ from conformance.reporting.summaries import (
     last_outcome,
 )
 from conformance.run import options as opt
+from conformance.run.bytecode import use_private_bytecode_cache
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
@@ -136,6 +137,7 @@ def command_run(ns: argparse.Namespace) -> int:
 
     outcome = last_outcome()
     outcome.verdict, outcome.reason = "incomplete", None
+    use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
     code = pytest.main(pytest_arguments(ns))
     if code == pytest.ExitCode.USAGE_ERROR:
         return EXIT_USAGE

@@ -73,12 +73,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
 
 
-@pytest.fixture(autouse=True)
-def _conformance_early_start(request: pytest.FixtureRequest) -> None:
+def _start_early(item: pytest.Item) -> None:
     """At the first conformance test of this process, set up every early fixture of the
     tests this run selected (under xdist each worker does, as any may run them)."""
-    config = request.config
-    if config.stash.get(EARLY_DONE_KEY, False) or item_part(request.node) is None:
+    config = item.config
+    if config.stash.get(EARLY_DONE_KEY, False) or item_part(item) is None:
         return
     config.stash[EARLY_DONE_KEY] = True
     state = config.stash.get(STATE_KEY, None)
@@ -86,27 +85,34 @@ def _conformance_early_start(request: pytest.FixtureRequest) -> None:
         return
     evidence: dict[str, list[Exchange]] = {}
     config.stash[EARLY_EVIDENCE_KEY] = evidence
+    # pytest has no public handle on a test's fixture request outside a fixture; an
+    # autouse fixture would do, but it put one more fixture into every test's report
+    request: pytest.FixtureRequest = item._request  # type: ignore[attr-defined]
     mine = state.log.take()  # the running test's exchanges so far stay its own
     try:
-        for item in request.session.items:
-            names = starts_early(item)
-            if not names or marker_skip_reason(item, state.profile, config):
+        for other in item.session.items:
+            names = starts_early(other)
+            if not names or marker_skip_reason(other, state.profile, config):
                 continue
             for name in names:
                 # a failure or skip is cached by the fixture: the test itself reports it
                 with suppress(Exception, pytest.skip.Exception, pytest.fail.Exception):
                     request.getfixturevalue(name)
-            evidence[item.nodeid] = state.log.take()
+            evidence[other.nodeid] = state.log.take()
     finally:
         for exchange in mine:
             state.log.append(exchange)
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """A test that started early gets the evidence of its early set-up back."""
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """Once the test's own fixtures are set up, start what must start early (first test of
+    the process), and give a test that started early the evidence of that set-up back."""
+    result = yield
+    _start_early(item)
     state = item.config.stash.get(STATE_KEY, None)
     found = item.config.stash.get(EARLY_EVIDENCE_KEY, {}).pop(item.nodeid, None)
     if state is not None and found:
         for exchange in found:
             state.log.append(exchange)
+    return result
