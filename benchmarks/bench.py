@@ -11,11 +11,13 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
 - the suite: wall time of ``conformance run`` against the embedded sandbox, serial and with
   ``-n 2``, ``-n 4``, ``-n 8`` and the speed-up of each over serial; CPU per request of the
   whole run and the suite's own share (everything but the sandbox's work); a run against a
-  sandbox whose quotes live 60 s, with its waits on the target's clock and the rest;
+  sandbox whose quotes live 60 s, with its waits on the target's clock and the rest; the
+  same scaling against a sandbox that answers every request 10 ms late (a remote target);
 - with ``--self-tests``, the wall time of the project's own test suite.
 
 Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
-[--skip-suite] [--workers 2,4,8] [--quote-lifetime 60] [--self-tests]``
+[--skip-suite] [--workers 2,4,8] [--quote-lifetime 60] [--slow-target-ms 10]
+[--self-tests]``
 """
 
 from __future__ import annotations
@@ -315,14 +317,27 @@ def bench_self_tests() -> dict[str, Any]:
             "result": last}  # fmt: skip
 
 
-def suite_figures(workers: list[int], quote_lifetime: int) -> dict[str, Any]:
-    runs = [bench_suite(None), *(bench_suite(n) for n in workers)]
+def _scaling(workers: list[int], embedded_args: str = "") -> list[dict[str, Any]]:
+    """Serial, then each worker count, with the speed-up of each over serial."""
+    runs = [bench_suite(None, embedded_args=embedded_args)]
+    runs += [bench_suite(n, embedded_args=embedded_args) for n in workers]
     serial = runs[0]["wall_s"]
     for run in runs:
         run["speedup_vs_serial"] = round(serial / run["wall_s"], 2)
+    return runs
+
+
+def suite_figures(workers: list[int], quote_lifetime: int, slow_ms: int) -> dict[str, Any]:
+    runs = _scaling(workers)
     slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
+    latency: dict[str, Any] = {}
+    if slow_ms:
+        # a target whose latency, not the suite's CPU, bounds the run
+        delay = f"--response-delay {slow_ms / 1000:g}"
+        latency[f"target_answers_after_{slow_ms}_ms"] = _scaling(workers, delay)
     return {
         "embedded": runs,
+        **latency,
         f"quotes_live_{quote_lifetime}_s": {
             **slow,
             "longest_wait_s": max(slow["waits_s"], default=0),
@@ -340,6 +355,9 @@ def main() -> int:
     parser.add_argument("--workers", default="2,4,8", help="worker counts to compare to serial")
     parser.add_argument("--quote-lifetime", type=int, default=60, help="quote lifetime (s) "
                         "of the sandbox for the slow-target run")  # fmt: skip
+    parser.add_argument("--slow-target-ms", type=int, default=10,
+                        help="latency (ms) added to every answer of the sandbox for the "
+                        "scaling run; 0 skips it")  # fmt: skip
     parser.add_argument("--self-tests", action="store_true",
                         help="also time the project's own test suite (minutes)")  # fmt: skip
     args = parser.parse_args()
@@ -350,7 +368,7 @@ def main() -> int:
     }
     if not args.skip_suite:
         workers = [int(n) for n in args.workers.split(",") if n.strip()]
-        figures["suite"] = suite_figures(workers, args.quote_lifetime)
+        figures["suite"] = suite_figures(workers, args.quote_lifetime, args.slow_target_ms)
     if args.self_tests:
         figures["self_tests"] = bench_self_tests()
     print(json.dumps(figures, indent=2))

@@ -39,6 +39,7 @@ from reference.sca import api as sca_api
 from reference.server import hosted
 from reference.server.auth import BasicAuthMiddleware
 from reference.server.errors import EXCEPTION_HANDLERS
+from reference.server.latency import ResponseDelayMiddleware
 from reference.server.method_routing import method_routes
 from reference.server.services import Services
 from reference.wallet import accounts as wallet_accounts
@@ -97,10 +98,13 @@ def create_app(services: Services) -> Starlette:
             settler.stop()
             await services.delivery.stop()
 
+    delay_s = services.settings.response_delay_s
+    delay = [Middleware(ResponseDelayMiddleware, delay_s=delay_s)] if delay_s > 0 else []
     api = Mount(
         services.settings.base_path,
         routes=method_routes([route for routes in ROUTERS for route in routes]),
         middleware=[
+            *delay,
             Middleware(BasicAuthMiddleware, services=services),
             Middleware(AgentPolicyMiddleware, services=services),
         ],

@@ -42,10 +42,22 @@ def _port(text: str) -> int:
     return port
 
 
+# A stand-in for a slow remote target, not a way to hang the suite.
+MAX_RESPONSE_DELAY_S = 10.0
+
 def _seconds(text: str) -> float:
     value = float(text)
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _delay(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0 <= value <= MAX_RESPONSE_DELAY_S):
+        raise argparse.ArgumentTypeError(
+            f"must be between 0 and {MAX_RESPONSE_DELAY_S:g} seconds, got {text}"
+        )
     return value
 
 
@@ -65,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--quote-lifetime", type=_seconds, default=60.0, metavar="SECONDS", help="default 60"
+    )
+    serve.add_argument(
+        "--response-delay",
+        type=_delay,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long before every API answer, like a remote target (default 0)",
     )
     serve.add_argument("--client-id", help="fixed sandbox token id of the primary platform")
     serve.add_argument("--client-secret", help="fixed secret to go with --client-id")
@@ -98,6 +117,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         regulated=args.regulated,
         skip_verification_paperwork=args.skip_verification_paperwork,
         quote_lifetime_s=args.quote_lifetime,
+        response_delay_s=args.response_delay,
         faults=faults,
         seams=seams,
         client_id=args.client_id,

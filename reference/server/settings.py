@@ -22,6 +22,7 @@ class ServerSettings:
     regulated: bool = False
     skip_verification_paperwork: bool = False
     quote_lifetime_s: float = 60.0
+    response_delay_s: float = 0.0  # added before every API answer (benchmarks)
     faults: frozenset[str] = field(default_factory=frozenset)
     seams: Seams = field(default_factory=Seams)
     client_id: str | None = None

@@ -6,6 +6,8 @@ import json
 import signal
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -64,6 +66,20 @@ def test_mode_flags_show_in_the_banner(launch) -> None:
     assert running.banner["skip_verification_paperwork"] is True
 
 
+def test_a_response_delay_holds_every_api_answer(launch) -> None:
+    running = launch("--response-delay", "0.3")
+    auth = (running.banner["client_id"], running.banner["client_secret"])
+
+    def timed_get(_: int) -> float:
+        started = time.monotonic()
+        assert httpx.get(f"{running.base_url}/config", auth=auth).status_code == 200
+        return time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        each = list(pool.map(timed_get, range(4)))
+    assert min(each) >= 0.3  # a sleep is never shorter than asked: no flaky upper bound
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_signals_stop_the_server_cleanly(launch, sig: signal.Signals) -> None:
     running = launch()
@@ -87,6 +103,8 @@ def test_list_faults_prints_the_catalogue() -> None:
         (["serve", "--client-id", "a:b", "--client-secret", "x"], "no ':'"),
         (["serve", "--port", "70000"], "port must be"),
         (["serve", "--quote-lifetime", "0"], "positive number"),
+        (["serve", "--response-delay", "11"], "between 0 and 10 seconds"),
+        (["serve", "--response-delay", "nan"], "between 0 and 10 seconds"),
         (["serve", "--no-such-flag"], "unrecognized arguments"),
         ([], "required"),
         (["serve", "--db", "/no/such/dir/x.sqlite3"], "cannot open the database"),
