@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from conformance.run import bytecode
 from conformance.run.bytecode import use_private_bytecode_cache
 
 
@@ -18,8 +19,10 @@ def no_bytecode(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "pycache_prefix", None)
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return tmp_path / "cache" / "gpsi-conformance" / "pycache"
+    # not XDG_CACHE_HOME: a module reading it at import (the Allure cache) would keep tmp_path
+    folder = tmp_path / "cache" / "gpsi-conformance" / "pycache"
+    monkeypatch.setattr(bytecode, "_cache_root", lambda: folder)
+    return folder
 
 
 def test_bytecode_goes_to_a_private_folder_every_process_of_the_run_inherits(no_bytecode):
