@@ -5,14 +5,26 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
+from unittest.mock import patch
 from urllib.parse import quote, quote_plus
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.exchange.evidence import Redactor
-from conformance.reporting.redaction import REDACTED, scrub, scrub_obj, scrub_report, scrub_tree
+from conformance.reporting import redaction
+from conformance.reporting.redaction import (
+    REDACTED,
+    _Matcher,
+    scrub,
+    scrub_obj,
+    scrub_report,
+    scrub_tree,
+)
 from conformance.reporting.secrets import (
     register_basic_credentials,
     register_one_time_code,
@@ -121,3 +133,52 @@ def test_the_report_folder_is_scrubbed(tmp_path):
     assert len(changed) == 2
     assert html.escape(SECRET) not in (tmp_path / "sub" / "a.xml").read_text()
     assert BASIC.encode() not in (tmp_path / "b.bin").read_bytes()
+
+
+def _leftmost_longest(text: str, forms: set[str]) -> str:
+    """The plain definition the matcher must agree with: scan left to right; at each
+    position take the longest form that starts there; go on after it."""
+    ordered = sorted(forms, key=len, reverse=True)
+    parts, i, last = [], 0, 0
+    while i < len(text):
+        form = next((f for f in ordered if text.startswith(f, i)), None)
+        if form is None:
+            i += 1
+            continue
+        parts += [text[last:i], REDACTED]
+        i = last = i + len(form)
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    forms=st.sets(st.text("ab", min_size=8, max_size=70), min_size=1, max_size=120),
+    pieces=st.lists(st.text("abc", max_size=40), max_size=12),
+    picks=st.lists(st.integers(0, 10_000), max_size=12),
+)
+def test_the_matcher_finds_what_a_plain_leftmost_longest_scan_finds(forms, pieces, picks):
+    """Over a two-letter alphabet forms overlap and nest; every gram width is used, each
+    tier searched both form by form and through its block index."""
+    ordered = sorted(forms)
+    chosen = [ordered[p % len(ordered)] for p in picks]
+    text = "".join(piece + form for piece, form in zip(pieces, chosen, strict=False))
+    expected = _leftmost_longest(text, forms)
+    for find_limit in (0, 10**9, redaction._FIND_LIMIT):  # index only, find only, as shipped
+        with patch.object(redaction, "_FIND_LIMIT", find_limit):
+            assert _Matcher(set(forms), frozenset()).sub(text) == expected, find_limit
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    codes=st.sets(st.text("12a-", min_size=4, max_size=8), min_size=1, max_size=6),
+    text=st.text("12a- x", max_size=80),
+)
+def test_one_time_codes_are_scrubbed_exactly_where_a_word_boundary_regex_finds_them(codes, text):
+    """The plain definition: a code with no ASCII letter or digit either side, the longest
+    first where two start at one place."""
+    longest_first = sorted(codes, key=lambda c: (-len(c), c))
+    plain = re.compile(
+        "|".join(rf"(?<![0-9A-Za-z]){re.escape(c)}(?![0-9A-Za-z])" for c in longest_first)
+    )
+    assert _Matcher(set(), frozenset(codes)).sub(text) == plain.sub(REDACTED, text)
