@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conformance.run.cli import build_parser, pytest_arguments
+from conformance.run.cli import RUN_PLUGINS, build_parser, pytest_arguments
 
 from .conformance_runs.runner import conformance_run
 
@@ -26,6 +26,21 @@ def test_run_builds_the_documented_pytest_command(tmp_path):
     assert args[args.index("-n") + 1] == "2"
     assert "--target-url=http://h/2025-10-13" in args
     assert args[-2:] == ["-k", "secret"]
+
+
+def test_a_run_loads_only_the_plugins_it_needs():
+    """Installed plugins are not autoloaded (start-up cost, and a reorderer or a timeout
+    plugin could change the run); the four a run needs are named."""
+    args = pytest_arguments(build_parser().parse_args(["run"]))
+    assert "--disable-plugin-autoload" in args
+    named = [args[i + 1] for i, arg in enumerate(args) if arg == "-p"]
+    assert set(RUN_PLUGINS) <= set(named)
+    assert set(RUN_PLUGINS) == {
+        "xdist",
+        "allure_pytest",
+        "hypothesispytest",
+        "conformance.run.plugin",
+    }
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,13 @@ from conformance.run.bytecode import use_private_bytecode_cache
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
+# The plugins a run needs, by their pytest11 entry point names (how autoloading would name
+# them), and ours by module, which a bare checkout without entry points can import too.
+# Autoloading is off: it read every installed distribution's metadata and imported every
+# installed plugin in each process (1.3 s of a worker's start-up in a venv that also holds
+# schemathesis), and an unrelated installed plugin (a reorderer, a timeout) could change
+# the run. Others can still be added with `-- -p NAME`.
+RUN_PLUGINS = ("xdist", "allure_pytest", "hypothesispytest", "conformance.run.plugin")
 
 
 def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,6 +105,8 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
     report_dir = Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
     args = [
         str(SUITES_DIR),
+        "--disable-plugin-autoload",
+        *(arg for plugin in RUN_PLUGINS for arg in ("-p", plugin)),
         "-p",
         "no:cacheprovider",
         "-o",
