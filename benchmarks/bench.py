@@ -133,7 +133,7 @@ def bench_webhooks(count: int) -> dict[str, Any]:
 
 
 # A complete individual packet; on a regulated sandbox a name without a scenario suffix
-# resolves to APPROVED at creation (ARCHITECTURE.md, "Verification and the sandbox suffixes").
+# resolves to APPROVED at creation (SANDBOX.md, "Verification and the sandbox suffixes").
 _CUSTOMER = {
     "customerType": "INDIVIDUAL",
     "birthDate": "1990-04-01",

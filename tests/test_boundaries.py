@@ -72,11 +72,23 @@ def test_the_domain_never_names_a_fault_mode():
     assert not offenders, "\n".join(offenders)
 
 
+AREAS = {"configuration", "customers", "accounts", "payments", "webhooks", "sca", "wallet",
+         "cards", "agents", "invitations"}  # fmt: skip
+# the folders that are layers, not areas of the interface (ARCHITECTURE.md, "The other folders")
+LAYERS = {
+    "conformance": {"run", "exchange", "contract", "reporting", "suites"},
+    "reference": {"server", "adapter", "faults"},
+}
+
+
 def test_folders_are_named_by_the_same_areas_on_both_sides():
-    areas = {"configuration", "customers", "accounts", "payments", "webhooks", "sca", "wallet",
-             "cards", "agents", "invitations"}  # fmt: skip
-    for package in ("conformance", "reference"):
-        for area in areas:
-            assert (ROOT / package / area / "__init__.py").is_file(), f"{package}/{area}/"
+    """Each package holds its areas and its named layers, nothing else: no flat module at the
+    top, no area on one side only."""
+    for package, layers in LAYERS.items():
+        top = ROOT / package
+        folders = {p.name for p in top.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+        assert folders - layers == AREAS, f"{package}/: {sorted(folders ^ (AREAS | layers))}"
+        modules = {p.name for p in top.glob("*.py")}
+        assert modules <= {"__init__.py", "__main__.py"}, f"{package}/: {sorted(modules)}"
     fault_modules = {path.stem for path in (ROOT / "reference" / "faults").glob("*.py")}
-    assert areas <= fault_modules, sorted(areas - fault_modules)
+    assert fault_modules >= AREAS, sorted(AREAS - fault_modules)

@@ -38,6 +38,8 @@ from conformance.payments.transaction_history import (
     is_final,
     refund_outcome,
 )
+from conformance.run import hookspecs
+from conformance.run.markers import skip_for_missing_hook
 from conformance.run.profile import TargetProfile
 from conformance.run.progress import WaitProgress
 from conformance.webhooks.sink.store import parse_timestamp
@@ -327,7 +329,7 @@ class Money(CustomerSetup, TransactionHistory):
         """An external account whose payouts fail; the number comes from the adapter hook
         ``pytest_conformance_failing_account_number`` (§4: those outcomes are not shown)."""
         if self._failing_number is None:
-            pytest.skip("needs adapter hook 'pytest_conformance_failing_account_number'")
+            skip_for_missing_hook(hookspecs.pytest_conformance_failing_account_number)
         return self.external_account(customer_id, currency, number=self._failing_number(currency))
 
     # -- quotes ------------------------------------------------------------------------------

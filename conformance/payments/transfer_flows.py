@@ -16,13 +16,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
 from conformance.payments.transaction_history import ORDINARY_SUFFIX
 from conformance.run import hookspecs
+from conformance.run.markers import skip_for_missing_hook
 
 __all__ = [
     "JIT_CLAUSE",
@@ -166,7 +165,7 @@ class Transfers:
         """A deposit into the quote's instructions carrying ``reference`` (adapter hook
         ``pytest_conformance_pay_instructions``)."""
         if self._pay_instructions is None:
-            pytest.skip("needs adapter hook 'pytest_conformance_pay_instructions'")
+            skip_for_missing_hook(hookspecs.pytest_conformance_pay_instructions)
         amount = int(quote.get("totalSendingAmount") or 0)
         return self._pay_instructions(str(quote["id"]), reference, currency, amount)
 
@@ -264,6 +263,6 @@ class Transfers:
     ) -> ApiResponse:
         """POST /transfer-in or /transfer-out with the adapter's body (shapes not shown)."""
         if self._transfer_body is None:
-            pytest.skip("needs adapter hook 'pytest_conformance_transfer_body'")
+            skip_for_missing_hook(hookspecs.pytest_conformance_transfer_body)
         body = self._transfer_body(direction, source_id, destination_id, amount, currency)
         return self.client.post(f"/transfer-{direction}", json=dict(body))

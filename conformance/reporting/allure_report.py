@@ -1,7 +1,7 @@
 """``conformance report``: the Allure HTML report, built offline with a pinned generator.
 
 The generator is Allure Report ``ALLURE_VERSION``, installed once with ``npm ci`` from the
-lockfile in ``conformance/allure_pin/`` (exact versions and integrity hashes of every
+lockfile in ``conformance/reporting/allure_pin/`` (exact versions and integrity hashes of every
 package) into ``~/.cache/gpsi-conformance/allure-<version>``; after that no network is
 needed. The generated report loads nothing from the internet: Allure's analytics tag is
 removed, a Content-Security-Policy limits every load to the report's own origin (and

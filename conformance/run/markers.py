@@ -15,6 +15,7 @@ A test's spec part is the folder it lives in (``suites/<part>/``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NoReturn
 
 import pytest
 
@@ -31,6 +32,7 @@ __all__ = [
     "needs_adapter_hook",
     "register_markers",
     "select_parts",
+    "skip_for_missing_hook",
     "skip_reason",
 ]
 
@@ -138,19 +140,42 @@ def select_parts(items: list[pytest.Item], parts: frozenset[str], config: pytest
 def needs_adapter_hook(*specs: hookspecs.HookSpec) -> pytest.MarkDecorator:
     """The ``adapter_hook`` mark for ``specs`` (``hookspecs`` functions, by attribute): the
     test runs only when the target's adapter implements every one of those hooks."""
-    return pytest.mark.adapter_hook.with_args(*(hookspecs.hook_name(spec) for spec in specs))
+    for spec in specs:
+        hookspecs.hook_name(spec)  # not a hook of hookspecs: TypeError where it is written
+    return pytest.mark.adapter_hook.with_args(*specs)
+
+
+def _missing_hook_reason(name: str) -> str:
+    return (
+        f"needs adapter hook '{name}', which the interface does not show "
+        "(give --adapter / CONFORMANCE_ADAPTER a module implementing it)"
+    )
+
+
+def skip_for_missing_hook(spec: hookspecs.HookSpec) -> NoReturn:
+    """Skip the running test, which needs the adapter hook ``spec`` that no adapter
+    implements (for helpers that learn it only when called; tests use the mark)."""
+    pytest.skip(_missing_hook_reason(hookspecs.hook_name(spec)))
+
+
+def _hook_names(mark: pytest.Mark) -> list[str]:
+    """The hooks an ``adapter_hook`` mark names (checked by :func:`check_adapter_hook_marks`)."""
+    return [hookspecs.hook_name(spec) for spec in mark.args]
 
 
 def check_adapter_hook_marks(items: Iterable[pytest.Item]) -> None:
-    """Every ``adapter_hook`` mark names a hook of ``hookspecs``; a typo is a usage error."""
+    """Every ``adapter_hook`` mark holds hooks of ``hookspecs`` by attribute; a hook named by
+    string (spelt right or not) is a usage error, so no test depends on a spelling."""
     for item in items:
         for mark in item.iter_markers("adapter_hook"):
-            unknown = [name for name in mark.args if name not in hookspecs.ADAPTER_HOOKS]
-            if unknown:
-                raise pytest.UsageError(
-                    f"{item.nodeid}: @adapter_hook names {unknown!r}, not an adapter hook of"
-                    " conformance.run.hookspecs (use markers.needs_adapter_hook(hookspecs.NAME))"
-                )
+            for spec in mark.args:
+                try:
+                    hookspecs.hook_name(spec)
+                except TypeError:
+                    raise pytest.UsageError(
+                        f"{item.nodeid}: @adapter_hook names {spec!r}; name the hook by attribute"
+                        " of conformance.run.hookspecs: markers.needs_adapter_hook(hookspecs.NAME)"
+                    ) from None
 
 
 def skip_reason(item: pytest.Item, profile: TargetProfile, config: pytest.Config) -> str | None:
@@ -163,13 +188,10 @@ def skip_reason(item: pytest.Item, profile: TargetProfile, config: pytest.Config
                     f"(add it to --features / CONFORMANCE_FEATURES / profile key 'features')"
                 )
     for mark in item.iter_markers("adapter_hook"):
-        for name in mark.args:
+        for name in _hook_names(mark):
             impls = config.pluginmanager.hook.__dict__.get(name)
             if impls is None or not impls.get_hookimpls():
-                return (
-                    f"needs adapter hook '{name}', which the interface does not show "
-                    "(give --adapter / CONFORMANCE_ADAPTER a module implementing it)"
-                )
+                return _missing_hook_reason(name)
     if item.get_closest_marker("writes") and not profile.writes_allowed:
         return (
             "moves money or changes configuration, which is off in production "

@@ -2,7 +2,7 @@
 sandbox endpoint that finishes the hosted flow (``POST /sandbox/kyc-links/{linkId}/complete``).
 
 Every call mints a fresh single-use link; the same ``Idempotency-Key`` with the same body
-gives the same link back. The page behind ``kycUrl`` is served by ``reference.server.hosted``.
+gives the same link back. The page behind ``kycUrl`` is served by ``reference.customers.hosted``.
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ class Customer:
     customer_type: str
     fields: dict[str, Any]
     status: str
-    suffix: str | None  # the sandbox suffix, read once (SANDBOX.md, "Verification")
+    # the sandbox suffix, read once (SANDBOX.md, "Verification and the sandbox suffixes")
+    suffix: str | None
     consents: dict[str, dict[str, Any]] = field(default_factory=dict)
     email_verified: bool = False
     phone_verified: bool = False

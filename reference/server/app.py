@@ -21,7 +21,14 @@ from reference.cards import simulators as card_simulators
 from reference.cards import tokenize as card_tokenize
 from reference.configuration import api as config_api
 from reference.customers import api as customers_api
-from reference.customers import contact_verification, documents, kyc_links, owners, verifications
+from reference.customers import (
+    contact_verification,
+    documents,
+    hosted,
+    kyc_links,
+    owners,
+    verifications,
+)
 from reference.invitations import claims as invitations
 from reference.payments import (
     incoming,
@@ -36,7 +43,6 @@ from reference.payments import (
 )
 from reference.payments.payout_scenarios import SlowSettler
 from reference.sca import api as sca_api
-from reference.server import hosted
 from reference.server.auth import BasicAuthMiddleware
 from reference.server.errors import EXCEPTION_HANDLERS
 from reference.server.latency import ResponseDelayMiddleware

@@ -1,4 +1,5 @@
-"""OIDC tokens of ``OAUTH`` credentials (§5 item 3, item 5; SANDBOX.md, "OAuth").
+"""OIDC tokens of ``OAUTH`` credentials (§5 item 3, item 5; SANDBOX.md, "Credentials,
+sessions and who owns them").
 
 The sandbox skips the provider's signature (§5 item 5) but parses the token strictly and
 checks its claims: a token that is not three strict base64url segments of JSON is malformed

@@ -1,5 +1,6 @@
 """Passkeys (§5 item 2): WebAuthn registration and assertion, verified with ``webauthn``
-(py_webauthn 3.x) against the sandbox's RP id and origin (SANDBOX.md, "Passkeys").
+(py_webauthn 3.x) against the sandbox's RP id and origin (SANDBOX.md, "Credentials, sessions
+and who owns them").
 
 py_webauthn accepts a counter stuck at 0 and names its failures in prose, so the checks
 whose refusal the interface wants named (challenge, origin, RP id, user presence, counter)
