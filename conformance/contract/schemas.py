@@ -32,6 +32,11 @@ from referencing.jsonschema import DRAFT202012
 from conformance import INTERFACE_VERSION
 from conformance.run.datafiles import schemas_dir
 
+try:  # a compiled validator: the fast "valid" answer (see SchemaRegistry.known_valid)
+    import jsonschema_rs as _compiled
+except ImportError:  # pragma: no cover - a declared dependency; without it all is python
+    _compiled = None  # type: ignore[assignment]
+
 __all__ = [
     "BASE_URI",
     "SchemaLoadError",
@@ -216,6 +221,8 @@ class SchemaRegistry:
         ]
         self._registry: Registry[Any] = Registry().with_resources(resources).crawl()
         self._validators: dict[str, Draft202012Validator] = {}
+        self._fast: dict[str, Any] = {}  # schema id -> compiled validator, or None
+        self._fast_registry: Any = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -347,12 +354,55 @@ class SchemaRegistry:
         with self._lock:
             return self._validators.setdefault(key, validator)
 
+    def _fast_validator(self, key: str) -> Any:
+        """The compiled (``jsonschema_rs``) validator of a schema id, or None without one."""
+        if key in self._fast:
+            return self._fast[key]
+        fast = None
+        if _compiled is not None:
+            try:
+                with self._lock:
+                    if self._fast_registry is None:
+                        self._fast_registry = _compiled.Registry(
+                            [(str(doc["$id"]), dict(doc)) for doc in self._documents.values()]
+                        )
+                fast = _compiled.validator_for(
+                    {"$ref": key}, registry=self._fast_registry, validate_formats=True
+                )
+            except Exception:  # a schema it cannot compile: python validates everything
+                fast = None
+        self._fast[key] = fast
+        return fast
+
+    def known_valid(self, name_or_id: str, instance: object) -> bool:
+        """Whether the compiled validator accepts ``instance`` (False: ask python).
+
+        Python's ``jsonschema`` is the authority and writes every message; the compiled
+        validator only answers "valid" early, and only where it is never laxer than python
+        for our schemas: it checks the formats they use (``date-time``, ``uri``), which
+        python leaves unchecked, and its ECMA patterns refuse what python's ``re`` also
+        refuses (and more: a trailing newline before ``$``, non-ASCII digits for ``\\d``).
+        Anything it cannot take (lone surrogates, integers beyond 64 bits) goes to python.
+        ``tests/test_schema_fast_path.py`` holds that a fast "valid" is never python's
+        "invalid"."""
+        fast = self._fast_validator(self.schema_id(name_or_id))
+        if fast is None:
+            return False
+        try:
+            return bool(fast.is_valid(instance))
+        except Exception:  # not representable as JSON for it
+            return False
+
     def violations(self, name_or_id: str, instance: object) -> list[SchemaViolation]:
         """Every violation of the named schema by ``instance``, ordered by location.
 
         An empty list means the instance is valid. Violations inside ``anyOf``/``oneOf``
-        are reported at the most relevant branch (see :func:`_leaf`).
+        are reported at the most relevant branch (see :func:`_leaf`). A body the compiled
+        validator accepts is not walked again in python (~300 times slower; nearly every
+        body a run reads is valid).
         """
+        if self.known_valid(name_or_id, instance):
+            return []
         validator = self.validator(name_or_id)
         title = self.title(name_or_id)
         found: list[SchemaViolation] = []
@@ -372,6 +422,8 @@ class SchemaRegistry:
 
     def is_valid(self, name_or_id: str, instance: object) -> bool:
         """Whether ``instance`` follows the named schema."""
+        if self.known_valid(name_or_id, instance):
+            return True
         return bool(self.validator(name_or_id).is_valid(instance))
 
 
