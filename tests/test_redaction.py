@@ -182,3 +182,25 @@ def test_one_time_codes_are_scrubbed_exactly_where_a_word_boundary_regex_finds_t
         "|".join(rf"(?<![0-9A-Za-z]){re.escape(c)}(?![0-9A-Za-z])" for c in longest_first)
     )
     assert _Matcher(set(), frozenset(codes)).sub(text) == plain.sub(REDACTED, text)
+
+
+def test_allure_results_hold_no_secret_as_they_are_written(tmp_path):
+    """Write time, not the last pass: a result naming the secret in its name, a parameter
+    and a failure message is written scrubbed, and stays valid JSON."""
+    from allure_commons.logger import AllureFileLogger
+    from allure_commons.model2 import Parameter, StatusDetails, TestResult
+
+    from conformance.reporting.redaction import install_allure_scrubbing
+
+    install_allure_scrubbing()
+    result = TestResult(
+        name=f"test with {SECRET}",
+        uuid="u1",
+        parameters=[Parameter(name="token", value=json.dumps({"secret": SECRET}))],
+        statusDetails=StatusDetails(message=f"got {FORMS['json-escaped']} and {BASIC}"),
+    )
+    AllureFileLogger(str(tmp_path)).report_result(result)
+    (written,) = tmp_path.glob("*-result.json")
+    text = written.read_text(encoding="utf-8")
+    assert not [name for name, form in FORMS.items() if form in text]
+    assert json.loads(text)["name"] == f"test with {REDACTED}"
