@@ -18,29 +18,33 @@ SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
 
 
 class _Item:
-    def __init__(self, name: str, part: str | None, fixtures=(), early=()):
+    def __init__(self, name: str, part: str | None, fixtures=(), early=(), long=False):
         root = SUITES_PARTS_ROOT if part else Path("/elsewhere/tests")
         self.path = root / (part or "") / f"test_{name}.py"
         self.name = name
         self.fixturenames = list(fixtures)
         self._early = early
+        self._long = long
 
     def iter_markers(self, name):
         if name == "starts_early" and self._early:
             yield pytest.mark.starts_early(*self._early).mark
+        if name == "runs_long" and self._long:
+            yield pytest.mark.runs_long.mark
 
 
-def test_configuration_changing_tests_run_first_and_early_starters_last():
+def test_configuration_changing_tests_run_first_then_long_ones_and_early_starters_last():
     items = [
         _Item("a", "resources", ["money"]),
         _Item("expiry", "errors", ["money"], early=("quote_left_to_expire",)),
         _Item("patch", "endpoints", ["client", "restore_config"]),
         _Item("plain", None, ["tmp_path"]),
         _Item("b", "transitions", ["money"]),
+        _Item("machine", "transitions", ["money"], long=True),
         _Item("patch2", "errors", ["restore_config"]),
     ]
     order_items(items)  # type: ignore[arg-type]
-    assert [i.name for i in items] == ["patch", "patch2", "a", "plain", "b", "expiry"]
+    assert [i.name for i in items] == ["patch", "patch2", "machine", "a", "plain", "b", "expiry"]
 
 
 def _try_lock(path: Path, mode: str) -> bool:

@@ -49,6 +49,8 @@ MARKERS = {
     "resource(name)": "the resource this test is about (Allure feature)",
     "starts_early(*fixtures)": "session fixtures set up at the start of the run (what must "
     "expire); the test itself runs last, so its wait overlaps with the rest",
+    "runs_long": "takes seconds (a state machine, a wait on the target): runs first among the "
+    "ordinary tests, so parallel workers end together",
 }
 
 # Allure feature per catalogue area, for tests without an explicit resource marker.

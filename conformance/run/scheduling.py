@@ -13,6 +13,9 @@ and what starts early so that waits on the target's clock overlap with the rest.
   to expire), and runs last: its wait on ``expiresAt`` then overlaps with everything else
   and with the other such waits. A failure or skip in the early set-up is the test's own:
   the fixture re-raises it when the test asks for it.
+- **Long tests.** A test marked ``@runs_long`` (a state machine, a wait on settlement) runs
+  first among the ordinary tests: under xdist a long test handed out last keeps one worker
+  busy while the others have nothing left to do.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = ["CONFIG_CHANGING_FIXTURE", "STARTS_EARLY_MARKER", "changes_config", "
 
 CONFIG_CHANGING_FIXTURE = "restore_config"
 STARTS_EARLY_MARKER = "starts_early"
+RUNS_LONG_MARKER = "runs_long"
 EARLY_DONE_KEY = pytest.StashKey[bool]()
 # nodeid -> the exchanges its early set-up made (evidence of that test)
 EARLY_EVIDENCE_KEY = pytest.StashKey[dict[str, list[Exchange]]]()
@@ -49,12 +53,17 @@ def starts_early(item: pytest.Item) -> tuple[str, ...]:
 
 
 def order_items(items: list[pytest.Item]) -> None:
-    """Configuration-changing tests first, tests that started early last (stable)."""
+    """Configuration-changing tests first, then long tests, the rest, and tests that
+    started early last (stable within each group)."""
 
     def rank(item: pytest.Item) -> int:
         if item_part(item) is None:
-            return 1
-        return 0 if changes_config(item) else 2 if starts_early(item) else 1
+            return 2
+        if changes_config(item):
+            return 0
+        if starts_early(item):
+            return 3
+        return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
 
     items.sort(key=rank)
 

@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 STEPS = 8
 
 
+@pytest.mark.runs_long
 @needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement(
     "QUOTE-EXECUTE-DEBITS-SOURCE",

@@ -51,6 +51,7 @@ def _reconciled(money, wallet, before, transactions):
     )
 
 
+@pytest.mark.runs_long
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT")
 def test_a_slow_payment_to_a_003_identifier_still_settles(money, wallet, config_lock, advisory):
     before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
