@@ -30,6 +30,11 @@ class EmbeddedSandbox:
     process: subprocess.Popen[str]
     info: dict[str, Any]
 
+    def begin_stop(self) -> None:
+        """Ask the server to stop, without waiting (its shutdown overlaps other work)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+
     def stop(self) -> None:
         """Stop the server and wait for it (kill it if it does not stop in time)."""
         if self.process.poll() is None:

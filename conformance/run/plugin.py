@@ -351,10 +351,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if state.sink_server is not None:
             state.sink_server.stop()
         if state.embedded is not None:
-            state.embedded.stop()
+            state.embedded.begin_stop()  # it shuts down while the report folder is scrubbed
     finally:
-        # the last pass: whatever any writer left in the report folder, scrubbed
-        redaction.scrub_tree(Path(state.profile.report_dir))
+        try:
+            # the last pass: whatever any writer left in the report folder, scrubbed
+            redaction.scrub_tree(Path(state.profile.report_dir))
+        finally:
+            if state.embedded is not None:
+                state.embedded.stop()
 
 
 class _XdistBridge:
