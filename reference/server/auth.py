@@ -10,7 +10,6 @@ import base64
 import binascii
 import hmac
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -24,6 +23,7 @@ from reference.server.platforms import (
 )
 from reference.server.seams import seam
 from reference.server.services import Services
+from reference.server.sync_calls import call_sync
 
 PLATFORM_SCOPE_KEY = "reference.platform"
 
@@ -105,8 +105,9 @@ class BasicAuthMiddleware:
             header = Headers(scope=scope).get("authorization")
             if agent_auth.is_bearer(header):  # an agent's access token (§5 HTTP Bearer)
                 assert header is not None
-                # The lookup takes the database lock; keep it off the event loop.
-                found = await run_in_threadpool(agent_auth.authenticate, self.services, header)
+                found = await call_sync(
+                    self.services.settings, agent_auth.authenticate, self.services, header
+                )
                 scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
             elif header is None and (anonymous := self._anonymous_platform(scope["path"])):
                 scope[PLATFORM_SCOPE_KEY] = anonymous

@@ -15,11 +15,11 @@ import time
 from collections import defaultdict
 
 import httpx
-from anyio import to_thread
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from reference.server.seams import seam
 from reference.server.settings import ServerSettings
+from reference.server.sync_calls import call_sync
 from reference.webhooks.outbox import Outbox, OutboxRow
 from reference.webhooks.signing import sign
 
@@ -103,11 +103,11 @@ class DeliveryWorker:
         # Clear before reading: a row enqueued after the read sets the event again.
         self._wake.clear()
         now = time.time()
-        for row in await to_thread.run_sync(self._outbox.due, now):
+        for row in await call_sync(self._settings, self._outbox.due, now):
             if row.event_id not in self._in_flight:
                 task = asyncio.create_task(self._deliver(row))
                 self._in_flight[row.event_id] = task
-        next_at = await to_thread.run_sync(self._outbox.next_attempt_after, now)
+        next_at = await call_sync(self._settings, self._outbox.next_attempt_after, now)
         return None if next_at is None else max(0.0, next_at - time.time())
 
     async def _deliver(self, row: OutboxRow) -> None:
@@ -115,10 +115,15 @@ class DeliveryWorker:
             async with self._endpoint_locks[row.target_url]:
                 status, error = await self._post(row)
             if status is not None and 200 <= status < 300:
-                await to_thread.run_sync(self._outbox.record_delivered, row.event_id, status)
+                await call_sync(self._settings, self._outbox.record_delivered, row.event_id, status)
             else:
-                await to_thread.run_sync(
-                    self._outbox.record_failed_attempt, row, status, error, time.time()
+                await call_sync(
+                    self._settings,
+                    self._outbox.record_failed_attempt,
+                    row,
+                    status,
+                    error,
+                    time.time(),
                 )
         except Exception:
             log.exception("recording delivery of %s failed", row.event_id)
