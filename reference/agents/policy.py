@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reference.accounts import internal_accounts
@@ -30,6 +29,7 @@ from reference.payments import transaction_store as txns
 from reference.server.errors import ApiError, render
 from reference.server.seams import seam
 from reference.server.services import Services
+from reference.server.sync_calls import call_sync
 
 Owner = Callable[[], str | None]  # the customer the request is about (None: unknown)
 
@@ -71,7 +71,7 @@ class AgentPolicyMiddleware:
                 if not message.get("more_body"):
                     break
         try:
-            early = await run_in_threadpool(self._judge, scope, agent, body)
+            early = await call_sync(self.services.settings, self._judge, scope, agent, body)
         except ApiError as error:
             await render(error, self.services.settings)(scope, receive, send)
             return

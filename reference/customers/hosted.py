@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from html import escape
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
@@ -18,6 +17,7 @@ from reference.customers.agreements import BY_SLUG
 from reference.customers.kyc_links import find_link, is_expired
 from reference.customers.store import INDIVIDUAL
 from reference.server.services import Services
+from reference.server.sync_calls import call_sync
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>
@@ -51,7 +51,7 @@ def _kyc_page(services: Services, link_id: str) -> Response:
 async def kyc_page(request: Request) -> Response:
     """``GET /hosted/kyc/{linkId}``: 200 while the link is usable, 410 once used or expired."""
     services: Services = request.app.state.services
-    return await run_in_threadpool(_kyc_page, services, request.path_params["linkId"])
+    return await call_sync(services.settings, _kyc_page, services, request.path_params["linkId"])
 
 
 async def agreement_page(request: Request) -> Response:

@@ -10,7 +10,6 @@ import base64
 import binascii
 import hmac
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -20,11 +19,11 @@ from reference.server.errors import Unauthorized
 from reference.server.platforms import (
     PRODUCTION,
     Platform,
-    find_credential,
     hash_secret,
 )
 from reference.server.seams import seam
 from reference.server.services import Services
+from reference.server.sync_calls import call_sync
 
 PLATFORM_SCOPE_KEY = "reference.platform"
 
@@ -74,7 +73,7 @@ def authenticate(services: Services, header: str | None) -> Platform:
     if header is None:
         raise Unauthorized(REASON_MISSING)
     token_id, secret = parse_basic(header)
-    stored = find_credential(services.db, token_id)
+    stored = services.api_tokens.get(token_id)
     if stored is None:
         raise Unauthorized(REASON_UNKNOWN_TOKEN)
     secret_matches = hmac.compare_digest(hash_secret(secret), stored.secret_sha256)
@@ -104,15 +103,16 @@ class BasicAuthMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             header = Headers(scope=scope).get("authorization")
-            # The lookup takes the database lock; keep it off the event loop.
             if agent_auth.is_bearer(header):  # an agent's access token (§5 HTTP Bearer)
                 assert header is not None
-                found = await run_in_threadpool(agent_auth.authenticate, self.services, header)
+                found = await call_sync(
+                    self.services.settings, agent_auth.authenticate, self.services, header
+                )
                 scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
             elif header is None and (anonymous := self._anonymous_platform(scope["path"])):
                 scope[PLATFORM_SCOPE_KEY] = anonymous
             else:
-                scope[PLATFORM_SCOPE_KEY] = await run_in_threadpool(
-                    authenticate, self.services, header
-                )
+                # Basic credentials are checked in memory (``Services.api_tokens``): on the
+                # event loop, without a thread hop.
+                scope[PLATFORM_SCOPE_KEY] = authenticate(self.services, header)
         await self.app(scope, receive, send)

@@ -7,7 +7,6 @@ base URL, the credentials and the webhook public key; everything else goes to st
 from __future__ import annotations
 
 import argparse
-import asyncio
 import ipaddress
 import json
 import logging
@@ -218,12 +217,19 @@ def serve(settings: ServerSettings) -> int:
         sys.stdout.write(json.dumps(banner(services, url)) + "\n")
         sys.stdout.flush()
 
+    # "auto" picks httptools and uvloop when importable (pyproject.toml installs both: they
+    # cut the sandbox's CPU per request), else h11 and asyncio: the same behaviour, slower.
     config = uvicorn.Config(
-        create_app(services), log_level="warning", access_log=False, lifespan="on"
+        create_app(services),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        http="auto",
+        loop="auto",
     )
     server = _AnnouncingServer(config, announce)
     try:
-        asyncio.run(server.serve(sockets=[sock]))
+        server.run(sockets=[sock])  # on the event loop "auto" chose
     finally:
         services.db.close()
         sock.close()

@@ -1,9 +1,10 @@
 """The SQLite store: one connection, one lock, explicit transactions.
 
-Uvicorn runs synchronous handlers in a thread pool and the webhook worker reads from
-another thread, so every use of the connection takes one re-entrant lock. Holding the lock
-for a whole ``transaction()`` makes transactions serial: a money movement that reads a
-balance and writes it back cannot interleave with another.
+Handlers run on the event loop, the slow-payment settler in a thread of its own, and in a
+fault mode handlers and the webhook worker's bookkeeping in a thread pool
+(``reference.server.sync_calls``), so every use of the connection takes one re-entrant
+lock. Holding the lock for a whole ``transaction()`` makes transactions serial: a money
+movement that reads a balance and writes it back cannot interleave with another.
 """
 
 from __future__ import annotations

@@ -6,13 +6,16 @@ answers 405 with the ``Allow`` of whichever route comes first, and a path that a
 less literal template (``GET /customers/external-accounts`` against ``GET
 /customers/{customerId}``) is served by that template instead of being refused. So the path
 is matched to its template first, literal segments before parameters, and only then the
-method: :func:`method_routes` puts a guard in front of the routes that answers 405 when the
-best template lacks the method, and orders the routes so the best template serves the rest.
+method: :class:`RouteTable` answers 405 when the best templates lack the method, and
+otherwise serves the request with the first route of the best templates that declares it.
+
+The table is one route in front of the router, so a request is matched against only the
+templates with its number of segments and its first segment (a handful), not against every
+route's pattern in turn.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +24,11 @@ from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match, Route
 from starlette.types import Receive, Scope, Send
 
-_ALLOW_KEY = "reference.allow"
+_ALLOW_KEY = "reference.allow"  # set when the answer is 405: the methods to list
+_ROUTE_KEY = "reference.route"  # set otherwise: the route that serves the request
+
+# (number of "/" in the path, first segment or None for a parameter there)
+_Bucket = tuple[int, str | None]
 
 
 def literal_rank(template: str) -> tuple[int, ...]:
@@ -30,58 +37,65 @@ def literal_rank(template: str) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Template:
-    regex: re.Pattern[str]
+class _Entry:
+    route: Route
     rank: tuple[int, ...]
     methods: frozenset[str]
 
 
-def _templates(routes: Sequence[Route]) -> list[_Template]:
-    """One entry per path template, with the methods of every route declaring it."""
-    grouped: dict[str, tuple[re.Pattern[str], set[str]]] = {}
-    for route in routes:
-        _, methods = grouped.setdefault(route.path, (route.path_regex, set()))
-        methods.update(route.methods or ())
-    return [
-        _Template(regex, literal_rank(path), frozenset(methods))
-        for path, (regex, methods) in grouped.items()
-    ]
+def _bucket(template: str) -> _Bucket:
+    """Where a template's paths fall; every parameter matches within one segment."""
+    if ":path}" in template:
+        raise ValueError(f"{template}: a parameter spanning segments cannot be bucketed")
+    first = template.split("/")[1] if template.count("/") else ""
+    return template.count("/"), None if "{" in first else first
 
 
-class MethodGuard(BaseRoute):
-    """Matches (and answers 405) only when the best template for the path lacks the method."""
+class RouteTable(BaseRoute):
+    """Routes matched template first, method second (see the module docstring)."""
 
     def __init__(self, routes: Sequence[Route]) -> None:
-        self._templates = _templates(routes)
+        # Most literal templates first; the sort is stable, so equal ranks keep their order.
+        ordered = sorted(routes, key=lambda r: literal_rank(r.path), reverse=True)
+        self._buckets: dict[_Bucket, list[_Entry]] = {}
+        for route in ordered:
+            entry = _Entry(route, literal_rank(route.path), frozenset(route.methods or ()))
+            self._buckets.setdefault(_bucket(route.path), []).append(entry)
 
-    def allowed(self, path: str) -> frozenset[str] | None:
-        """The methods of the best template for ``path``; None when no template fits."""
-        fits = [t for t in self._templates if t.regex.match(path)]
-        if not fits:
-            return None
-        best = max(t.rank for t in fits)
-        return frozenset().union(*(t.methods for t in fits if t.rank == best))
+    def _candidates(self, path: str) -> list[_Entry]:
+        """The entries whose template may fit ``path``, most literal first."""
+        slashes = path.count("/")
+        first = path.split("/", 2)[1] if slashes else ""
+        literal = self._buckets.get((slashes, first), [])
+        parameter = self._buckets.get((slashes, None), [])
+        if not parameter:
+            return literal
+        return sorted([*literal, *parameter], key=lambda e: e.rank, reverse=True)
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] != "http":
             return Match.NONE, {}
-        allowed = self.allowed(get_route_path(scope))
-        if allowed is None or scope["method"] in allowed:
+        path = get_route_path(scope)
+        fits = [e for e in self._candidates(path) if e.route.path_regex.match(path)]
+        if not fits:
             return Match.NONE, {}
-        return Match.FULL, {_ALLOW_KEY: allowed}
+        best = [e for e in fits if e.rank == fits[0].rank]
+        method = scope["method"]
+        serving = next((e.route for e in best if method in e.methods), None)
+        if serving is None:
+            return Match.FULL, {_ALLOW_KEY: frozenset().union(*(e.methods for e in best))}
+        _, child_scope = serving.matches(scope)  # FULL: the path fits, the method is declared
+        return Match.FULL, {**child_scope, _ROUTE_KEY: serving}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        allow = ", ".join(sorted(scope[_ALLOW_KEY]))
-        raise HTTPException(405, headers={"Allow": allow})
+        serving: Route | None = scope.get(_ROUTE_KEY)
+        if serving is None:
+            allow = ", ".join(sorted(scope[_ALLOW_KEY]))
+            raise HTTPException(405, headers={"Allow": allow})
+        await serving.handle(scope, receive, send)
 
 
 def method_routes(routes: Sequence[BaseRoute]) -> list[BaseRoute]:
-    """``routes`` behind a :class:`MethodGuard`, most literal templates first (a stable
-    sort, so routes of equal rank keep their order)."""
+    """``routes`` with every :class:`Route` in one :class:`RouteTable`, the others after it."""
     plain = [r for r in routes if isinstance(r, Route)]
-    ordered = sorted(
-        routes,
-        key=lambda r: literal_rank(r.path) if isinstance(r, Route) else (),
-        reverse=True,
-    )
-    return [MethodGuard(plain), *ordered]
+    return [RouteTable(plain), *(r for r in routes if not isinstance(r, Route))]

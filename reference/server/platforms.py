@@ -129,19 +129,18 @@ def seed_credentials(
         return wanted
 
 
-def find_credential(db: Database, token_id: str) -> StoredCredential | None:
-    """The credential with this token id, with its platform, or None."""
-    row = db.fetchone(
-        """SELECT c.environment, c.secret_sha256, p.id, p.role
-           FROM credentials c JOIN platforms p ON p.id = c.platform_id
-           WHERE c.token_id = ?""",
-        (token_id,),
+def load_credentials(db: Database) -> dict[str, StoredCredential]:
+    """Every credential by token id, with its platform."""
+    rows = db.fetchall(
+        """SELECT c.token_id, c.environment, c.secret_sha256, p.id, p.role
+           FROM credentials c JOIN platforms p ON p.id = c.platform_id"""
     )
-    if row is None:
-        return None
-    return StoredCredential(
-        Platform(row["id"], row["role"]), row["environment"], row["secret_sha256"]
-    )
+    return {
+        row["token_id"]: StoredCredential(
+            Platform(row["id"], row["role"]), row["environment"], row["secret_sha256"]
+        )
+        for row in rows
+    }
 
 
 def platform_by_role(db: Database, role: str) -> Platform:

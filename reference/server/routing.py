@@ -1,8 +1,9 @@
 """How an API module declares a route: a synchronous handler taking an ``ApiRequest``.
 
 ``api_route`` reads and checks the body on the event loop (JSON by default, or with the
-operation's own reader, e.g. a multipart form), then runs the handler in the thread pool,
-where it may use the database (which takes a lock and may block).
+operation's own reader, e.g. a multipart form), then runs the handler, which may use the
+database, where ``reference.server.sync_calls`` says: on the loop, or in a fault mode in the
+thread pool.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,6 +22,7 @@ from reference.server.auth import PLATFORM_SCOPE_KEY
 from reference.server.errors import FieldError, InvalidInput
 from reference.server.platforms import Platform
 from reference.server.services import Services
+from reference.server.sync_calls import call_sync
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,9 @@ def api_route(path: str, *operations: Operation) -> Route:
             parsed = await operation.reader(request)
         else:
             parsed = await read_json_object(request) if operation.body else {}
+        services: Services = request.app.state.services
         api_request = ApiRequest(
-            services=request.app.state.services,
+            services=services,
             platform=request.scope[PLATFORM_SCOPE_KEY],
             body=parsed,
             path_params=request.path_params,
@@ -81,7 +83,7 @@ def api_route(path: str, *operations: Operation) -> Route:
             headers=request.headers,
             root_url=f"{request.url.scheme}://{request.url.netloc}",
         )
-        return await run_in_threadpool(operation.handler, api_request)
+        return await call_sync(services.settings, operation.handler, api_request)
 
     return Route(path, endpoint, methods=list(by_method), name=path)
 

@@ -6,7 +6,9 @@ what they need from here instead of opening anything of their own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -19,6 +21,8 @@ from reference.server.platforms import (
     SANDBOX,
     SECOND,
     Credential,
+    StoredCredential,
+    load_credentials,
     seed_credentials,
     seed_platforms,
 )
@@ -49,6 +53,10 @@ class Services:
     webhooks: Webhooks
     delivery: DeliveryWorker
     credentials: PublishedCredentials
+    # Every API credential by token id. Credentials are written only by the seeding below,
+    # before the server starts, so authentication reads this copy: no database lock, so no
+    # thread hop per request.
+    api_tokens: Mapping[str, StoredCredential]
 
 
 def open_services(settings: ServerSettings) -> Services:
@@ -81,4 +89,5 @@ def open_services(settings: ServerSettings) -> Services:
         webhooks=Webhooks(db, outbox, settings),
         delivery=DeliveryWorker(outbox, key, settings),
         credentials=credentials,
+        api_tokens=MappingProxyType(load_credentials(db)),
     )

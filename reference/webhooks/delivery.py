@@ -14,13 +14,15 @@ import logging
 import time
 from collections import defaultdict
 
+import h11
 import httpx
-from anyio import to_thread
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from reference.server.seams import seam
 from reference.server.settings import ServerSettings
+from reference.server.sync_calls import call_sync
 from reference.webhooks.outbox import Outbox, OutboxRow
+from reference.webhooks.plain_http import PlainHttpPoster, environment_names_http_proxy
 from reference.webhooks.signing import sign
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ class DeliveryWorker:
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx.AsyncClient | None = None
+        self._plain: PlainHttpPoster | None = None  # http:// endpoints, when no proxy applies
         self._main: asyncio.Task[None] | None = None
         self._in_flight: dict[str, asyncio.Task[None]] = {}
         self._endpoint_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -60,6 +63,8 @@ class DeliveryWorker:
         """Begin delivering; rows left over from an earlier run are due at once."""
         self._loop = asyncio.get_running_loop()
         self._client = httpx.AsyncClient(timeout=_TIMEOUT_S, follow_redirects=False)
+        if not environment_names_http_proxy():
+            self._plain = PlainHttpPoster(self._client.headers.raw, _TIMEOUT_S)
         self._outbox.notify_with(self.wake)
         self._main = asyncio.create_task(self._run(), name="webhook-delivery")
 
@@ -70,6 +75,8 @@ class DeliveryWorker:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._plain is not None:
+            self._plain.close()
         if self._client is not None:
             await self._client.aclose()
 
@@ -103,11 +110,11 @@ class DeliveryWorker:
         # Clear before reading: a row enqueued after the read sets the event again.
         self._wake.clear()
         now = time.time()
-        for row in await to_thread.run_sync(self._outbox.due, now):
+        for row in await call_sync(self._settings, self._outbox.due, now):
             if row.event_id not in self._in_flight:
                 task = asyncio.create_task(self._deliver(row))
                 self._in_flight[row.event_id] = task
-        next_at = await to_thread.run_sync(self._outbox.next_attempt_after, now)
+        next_at = await call_sync(self._settings, self._outbox.next_attempt_after, now)
         return None if next_at is None else max(0.0, next_at - time.time())
 
     async def _deliver(self, row: OutboxRow) -> None:
@@ -115,10 +122,15 @@ class DeliveryWorker:
             async with self._endpoint_locks[row.target_url]:
                 status, error = await self._post(row)
             if status is not None and 200 <= status < 300:
-                await to_thread.run_sync(self._outbox.record_delivered, row.event_id, status)
+                await call_sync(self._settings, self._outbox.record_delivered, row.event_id, status)
             else:
-                await to_thread.run_sync(
-                    self._outbox.record_failed_attempt, row, status, error, time.time()
+                await call_sync(
+                    self._settings,
+                    self._outbox.record_failed_attempt,
+                    row,
+                    status,
+                    error,
+                    time.time(),
                 )
         except Exception:
             log.exception("recording delivery of %s failed", row.event_id)
@@ -133,8 +145,12 @@ class DeliveryWorker:
         headers = seams.apply(DELIVERY_HEADERS, headers, row=row)
         body = seams.apply(WIRE_BODY, row.body, row=row)
         try:
-            response = await self._client.post(row.target_url, content=body, headers=headers)
-        except httpx.HTTPError as exc:
+            if self._plain is not None and self._plain.handles(row.target_url):
+                status = await self._plain.post(row.target_url, body, headers)
+            else:
+                response = await self._client.post(row.target_url, content=body, headers=headers)
+                status = response.status_code
+        except (httpx.HTTPError, OSError, h11.ProtocolError) as exc:
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
-        return response.status_code, f"HTTP {response.status_code}"
+        return status, f"HTTP {status}"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from reference.server.app import ROUTERS
-from reference.server.method_routing import literal_rank
+from reference.server.method_routing import RouteTable, literal_rank
 
 from .reference_helpers import RunningSandbox
 
@@ -84,3 +84,29 @@ def test_a_declared_method_is_still_served(sandbox: RunningSandbox):
 def test_literal_segments_rank_above_parameters():
     assert literal_rank("/customers/external-accounts") > literal_rank("/customers/{customerId}")
     assert literal_rank("/a/b/{x}") > literal_rank("/a/{x}/c")
+
+
+TABLE = RouteTable([route for routes in ROUTERS for route in routes if isinstance(route, Route)])
+
+
+def _matches(method: str, path: str) -> tuple[Match, dict]:
+    return TABLE.matches({"type": "http", "method": method, "path": path, "root_path": ""})
+
+
+@pytest.mark.parametrize(("template", "methods"), sorted(DECLARED.items()))
+def test_the_table_serves_each_declared_method_with_a_route_of_its_template(template, methods):
+    for method in methods:
+        match, child = _matches(method, _concrete(template))
+        declaring = [
+            route.endpoint
+            for routes in ROUTERS
+            for route in routes
+            if isinstance(route, Route) and route.path == template and method in route.methods
+        ]
+        assert match is Match.FULL and child["endpoint"] in declaring, (template, method)
+
+
+@pytest.mark.parametrize("template", sorted(DECLARED))
+def test_the_table_fits_no_template_to_a_slash_ended_or_prefixed_path(template):
+    for path in (_concrete(template) + "/", "/x" + _concrete(template)):
+        assert _matches("GET", path)[0] is Match.NONE, path
