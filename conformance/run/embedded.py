@@ -14,9 +14,22 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EmbeddedSandbox", "EmbeddedStartError", "start_embedded", "wallet_settings"]
+__all__ = [
+    "EmbeddedLaunch",
+    "EmbeddedSandbox",
+    "EmbeddedStartError",
+    "cancel_early",
+    "launch_early",
+    "launch_embedded",
+    "sandbox_args",
+    "start_embedded",
+    "take_early",
+    "wallet_settings",
+]
 
 START_TIMEOUT_S = 30.0
+QUOTE_LIFETIME_FLAG = "--quote-lifetime"
+EMBEDDED_QUOTE_LIFETIME_S = 5
 
 
 class EmbeddedStartError(RuntimeError):
@@ -35,12 +48,12 @@ class EmbeddedSandbox:
         if self.process.poll() is None:
             self.process.terminate()
 
-    def stop(self) -> None:
-        """Stop the server and wait for it (kill it if it does not stop in time)."""
+    def stop(self, grace_s: float = 10.0) -> None:
+        """Stop the server and wait for it; kill it if it has not stopped within ``grace_s``."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
@@ -49,8 +62,46 @@ class EmbeddedSandbox:
                 stream.close()
 
 
-def start_embedded(extra_args: str = "", *, python: str = sys.executable) -> EmbeddedSandbox:
-    """Start the reference sandbox and return once it prints its credentials."""
+@dataclass
+class EmbeddedLaunch:
+    """A reference sandbox that was started and may not be listening yet."""
+
+    command: list[str]
+    process: subprocess.Popen[str]
+
+    def ready(self, timeout: float = START_TIMEOUT_S) -> EmbeddedSandbox:
+        """Wait for the start-up line; the running sandbox, or ``EmbeddedStartError``."""
+        process = self.process
+        first_line: list[str] = []
+        reader = threading.Thread(
+            target=lambda: first_line.append(process.stdout.readline() if process.stdout else ""),
+            daemon=True,
+        )
+        reader.start()
+        reader.join(timeout)
+        line = first_line[0] if first_line else ""
+        try:
+            info = json.loads(line)
+            info["base_url"]
+        except (ValueError, KeyError, TypeError):
+            if process.poll() is None:
+                process.kill()
+            stderr = process.stderr.read() if process.stderr and process.poll() is not None else ""
+            raise EmbeddedStartError(
+                f"the embedded reference sandbox did not start ({' '.join(self.command)}): "
+                f"first line {line[:200]!r}; stderr: {stderr.strip()[-800:]}"
+            ) from None
+        # Drain stderr so a chatty server never blocks on a full pipe.
+        threading.Thread(target=_drain, args=(process,), daemon=True).start()
+        return EmbeddedSandbox(process, info)
+
+    def cancel(self) -> None:
+        """Stop a sandbox nobody will use."""
+        EmbeddedSandbox(self.process, {}).stop()
+
+
+def launch_embedded(extra_args: str = "", *, python: str = sys.executable) -> EmbeddedLaunch:
+    """Start the reference sandbox without waiting for it."""
     command = [python, "-m", "reference", "serve", "--port", "0", *shlex.split(extra_args)]
     process = subprocess.Popen(
         command,
@@ -59,28 +110,59 @@ def start_embedded(extra_args: str = "", *, python: str = sys.executable) -> Emb
         stderr=subprocess.PIPE,
         text=True,
     )
-    first_line: list[str] = []
-    reader = threading.Thread(
-        target=lambda: first_line.append(process.stdout.readline() if process.stdout else ""),
-        daemon=True,
-    )
-    reader.start()
-    reader.join(START_TIMEOUT_S)
-    line = first_line[0] if first_line else ""
-    try:
-        info = json.loads(line)
-        info["base_url"]
-    except (ValueError, KeyError, TypeError):
-        if process.poll() is None:
-            process.kill()
-        stderr = process.stderr.read() if process.stderr and process.poll() is not None else ""
-        raise EmbeddedStartError(
-            f"the embedded reference sandbox did not start ({' '.join(command)}): "
-            f"first line {line[:200]!r}; stderr: {stderr.strip()[-800:]}"
-        ) from None
-    # Drain stderr so a chatty server never blocks on a full pipe.
-    threading.Thread(target=_drain, args=(process,), daemon=True).start()
-    return EmbeddedSandbox(process, info)
+    return EmbeddedLaunch(command, process)
+
+
+def start_embedded(extra_args: str = "", *, python: str = sys.executable) -> EmbeddedSandbox:
+    """Start the reference sandbox and return once it prints its credentials."""
+    return launch_embedded(extra_args, python=python).ready()
+
+
+# The sandbox the command line started before pytest (``launch_early``), while the run's
+# process was still importing: its half second of start-up then overlaps that work.
+_early: list[tuple[str, EmbeddedLaunch]] = []
+
+
+def launch_early(extra_args: str) -> None:
+    """Start the sandbox a run is about to ask for (``take_early``)."""
+    cancel_early()
+    _early.append((extra_args, launch_embedded(extra_args)))
+
+
+def take_early(extra_args: str) -> EmbeddedLaunch | None:
+    """The sandbox started early with exactly these arguments, or None (one started with
+    other arguments is stopped: the run decided otherwise)."""
+    if not _early:
+        return None
+    args, launch = _early.pop()
+    if args == extra_args:
+        return launch
+    launch.cancel()
+    return None
+
+
+def cancel_early() -> None:
+    """Stop a sandbox started early that the run did not take."""
+    while _early:
+        _early.pop()[1].cancel()
+
+
+def sandbox_args(regulated: bool, skip_verification_paperwork: bool, embedded_args: str) -> str:
+    """The command-line arguments of the embedded sandbox for a profile's settings."""
+    flags = []
+    if regulated:
+        flags.append("--regulated")
+    if skip_verification_paperwork:
+        flags.append("--skip-verification-paperwork")
+    if not _sets_flag(embedded_args, QUOTE_LIFETIME_FLAG):
+        # short-lived quotes, so expiry tests wait seconds for expiresAt, not minutes
+        flags.extend([QUOTE_LIFETIME_FLAG, str(EMBEDDED_QUOTE_LIFETIME_S)])
+    return " ".join([*flags, embedded_args]).strip()
+
+
+def _sets_flag(args: str, flag: str) -> bool:
+    """Whether a command line sets ``flag`` (``--flag value`` or ``--flag=value``)."""
+    return any(token == flag or token.startswith(f"{flag}=") for token in shlex.split(args))
 
 
 def _drain(process: subprocess.Popen[str]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import shlex
 import signal
 import sys
 from pathlib import Path
@@ -35,8 +34,8 @@ from conformance.reporting.secrets import (
     register_secret,
 )
 from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
-from conformance.run import hookspecs, options, progress
-from conformance.run.embedded import EmbeddedStartError, start_embedded, wallet_settings
+from conformance.run import embedded, hookspecs, options, progress
+from conformance.run.embedded import EmbeddedStartError, wallet_settings
 from conformance.run.markers import (
     REQUESTS_PROPERTY,
     apply_item_labels,
@@ -55,10 +54,7 @@ SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
 MAX_ATTACHED_EXCHANGES = 40
 SINK_PARTS = frozenset({"webhooks", "transitions"})
-# The embedded sandbox's quote lifetime (seconds) unless --embedded-args sets one.
-QUOTE_LIFETIME_FLAG = "--quote-lifetime"
-EMBEDDED_QUOTE_LIFETIME_S = 5
-
+EMBEDDED_STOP_GRACE_S = 0.05
 # One failure per test, so its message is the conformance clause, not an exception group.
 settings.register_profile(
     "conformance-base",
@@ -244,18 +240,13 @@ def _target_view(profile: TargetProfile) -> dict[str, Any]:
 
 def _start_embedded(state: SessionState) -> None:
     profile = state.profile
-    flags = []
-    if profile.regulated:
-        flags.append("--regulated")
-    if profile.skip_verification_paperwork:
-        flags.append("--skip-verification-paperwork")
-    if not _sets_flag(profile.embedded_args, QUOTE_LIFETIME_FLAG):
-        # short-lived quotes, so expiry tests wait seconds for expiresAt, not minutes
-        flags.extend([QUOTE_LIFETIME_FLAG, str(EMBEDDED_QUOTE_LIFETIME_S)])
-    args = " ".join([*flags, profile.embedded_args]).strip()
+    args = embedded.sandbox_args(
+        profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
+    )
     try:
-        sandbox = start_embedded(args)
-    except EmbeddedStartError as exc:
+        launch = embedded.take_early(args) or embedded.launch_embedded(args)
+        sandbox = launch.ready()
+    except (EmbeddedStartError, OSError) as exc:
         raise pytest.UsageError(f"conformance: {exc}") from exc
     info = sandbox.info
     state.embedded = sandbox
@@ -274,11 +265,6 @@ def _start_embedded(state: SessionState) -> None:
         features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
         **wallet_settings(info, profile),
     )
-
-
-def _sets_flag(args: str, flag: str) -> bool:
-    """Whether a command line sets ``flag`` (``--flag value`` or ``--flag=value``)."""
-    return any(token == flag or token.startswith(f"{flag}=") for token in shlex.split(args))
 
 
 def _start_sink(state: SessionState) -> None:
@@ -358,7 +344,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             redaction.scrub_tree(Path(state.profile.report_dir))
         finally:
             if state.embedded is not None:
-                state.embedded.stop()
+                # the run is done with it and its state is thrown away: what is left of its
+                # graceful shutdown (uvicorn polls for the signal and lingers 0.1 s at a
+                # time, 0.3 s in all) is cut short; its database commits are already durable
+                state.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)
 
 
 class _XdistBridge:
