@@ -1,5 +1,5 @@
 """``python -m reference``: see ``reference.server.cli``."""
 
-from reference.server.cli import main
+from reference.server.cli import run_and_exit
 
-raise SystemExit(main())
+run_and_exit()

@@ -7,10 +7,13 @@ base URL, the credentials and the webhook public key; everything else goes to st
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import math
+import os
 import signal
 import socket
 import sqlite3
@@ -181,11 +184,30 @@ class _AnnouncingServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
         super().__init__(config)
         self._on_started = on_started
+        self._wake_on_exit: Callable[[], object] = lambda: None
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
         if self.started and not self.should_exit:
             self._on_started()
+
+    async def main_loop(self) -> None:
+        # uvicorn looks for a stop signal every 0.1 s; here the signal also wakes the loop,
+        # so SIGTERM starts the shutdown at once (test runs stop a sandbox hundreds of times)
+        loop = asyncio.get_running_loop()
+        stop_asked = asyncio.Event()
+        self._wake_on_exit = lambda: loop.call_soon_threadsafe(stop_asked.set)
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop_asked.wait(), 0.1)
+            should_exit = await self.on_tick(counter)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self._wake_on_exit()
 
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:
@@ -245,3 +267,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(describe_faults())
         return 0
     return serve(settings_from_args(args))
+
+
+def run_and_exit(argv: Sequence[str] | None = None) -> NoReturn:
+    """``python -m reference``: ``main``, then the process ends without the interpreter's
+    teardown (0.2 s of freeing the heap, paid at every stop of the sandboxes a test run
+    starts). By then the server has shut down and the database is closed; SIGTERM's clean
+    exit arrives here as ``SystemExit(0)``. Any other exit keeps Python's usual path."""
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        if stop.code not in (0, None):
+            raise
+        status = 0
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
+            stream.flush()
+    logging.shutdown()
+    os._exit(status)
