@@ -12,6 +12,7 @@ import importlib
 import os
 import signal
 import sys
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if data is not None:
             state = SessionState.from_worker_input(data)
             config.stash[STATE_KEY] = state
+            config.add_cleanup(_end_worker_process)  # among the first added: runs last
             _activate(config, state)
         return
     if not _runs_suites(config):
@@ -153,6 +155,19 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
     config.pluginmanager.register(summary, "conformance-summary")
+
+
+def _end_worker_process() -> None:
+    """End an xdist worker of a conformance run once pytest has cleaned up after it.
+
+    The controller waits for every worker process to exit before it writes the reports, and
+    the interpreter's teardown of a worker (freeing the whole heap, closing execnet) took
+    0.3 s of that wait. Its results, learnt secrets included, reached the controller with
+    ``workerfinished``, so nothing is lost."""
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(0)
 
 
 def _register_secrets(profile: TargetProfile) -> None:
