@@ -5,9 +5,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from webauthn.helpers import decode_credential_public_key, decoded_public_key_to_cryptography
-from webauthn.helpers import verify_signature as webauthn_verify_signature
-
 from reference.faults.registry import fault
 from reference.server.errors import Unauthorized
 from reference.wallet import accounts, oidc, otp, passkeys, signatures
@@ -158,6 +155,9 @@ def absent_user_accepted(
     """a passkey assertion without the user-present flag is accepted"""
     # py_webauthn always requires presence: check the signature over
     # authenticatorData ‖ SHA-256(clientDataJSON) alone.
+    from webauthn.helpers import decode_credential_public_key, decoded_public_key_to_cryptography
+    from webauthn.helpers import verify_signature as webauthn_verify_signature
+
     decoded = decode_credential_public_key(bytes.fromhex(stored["publicKey"]))
     try:
         webauthn_verify_signature(
