@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack
 from typing import Any
@@ -56,11 +57,15 @@ __all__ = [
     "sca",
     "schema_registry",
     "second_client",
+    "slow_payout_under_way",
     "transfers",
     "webhook_sink",
     "webhook_sink_url",
 ]
 
+
+# The amount of the slow (003) payout started with the run (minor units of USD).
+SLOW_PAYOUT_AMOUNT = 10_000
 
 # The adapter hook that names an external account whose payouts fail (§4: not shown).
 FAILING_ACCOUNT_HOOK = hookspecs.pytest_conformance_failing_account_number
@@ -389,6 +394,24 @@ def quote_left_to_expire(money: Money) -> tuple[Any, Any, Any, dict[str, Any]]:
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     return wallet, corridor, before, money.quote(corridor.body(amount=15_000))
+
+
+@pytest.fixture(scope="session")
+def slow_payout_under_way(money: Money) -> dict[str, Any]:
+    """A payout to an identifier ending in 003 (a slow payment, §4), executed when the run
+    starts so that however slow it is, it settles while the other tests run: its own USD
+    wallet, that source's balances before it, the executed quote, the transaction as it
+    stood right after execute, and when it was executed (``time.monotonic``)."""
+    with money.stable_config():
+        wallet = money.wallet(("USD",))
+    source = wallet.sources["USD"]["id"]
+    before = money.account_balances(wallet.customer_id, source)
+    destination = money.external_account(wallet.customer_id, suffix="003")
+    started = time.monotonic()
+    executed = money.pay(source, destination["id"], SLOW_PAYOUT_AMOUNT)
+    early = money.transaction(wallet.customer_id, executed["transactionId"]) or {}
+    return {"wallet": wallet, "before": before, "executed": executed, "early": early,
+            "started": started}  # fmt: skip
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ and what starts early so that waits on the target's clock overlap with the rest.
   to expire), and runs last: its wait on ``expiresAt`` then overlaps with everything else
   and with the other such waits. A failure or skip in the early set-up is the test's own:
   the fixture re-raises it when the test asks for it.
-- **Long tests.** A test marked ``@runs_long`` (a state machine, a wait on settlement) runs
+- **Long tests.** A test marked ``@runs_long`` (a state machine) runs
   first among the ordinary tests: under xdist a long test handed out last keeps one worker
   busy while the others have nothing left to do.
 """
