@@ -11,7 +11,7 @@ import pytest
 
 from conformance.run import locks
 from conformance.run.locks import platform_lock
-from conformance.run.scheduling import order_items
+from conformance.run.scheduling import order_items, platform_locks
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
 SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
@@ -42,9 +42,12 @@ def test_configuration_changing_tests_run_first_then_long_ones_and_early_starter
         _Item("b", "transitions", ["money"]),
         _Item("machine", "transitions", ["money"], long=True),
         _Item("patch2", "errors", ["restore_config"]),
+        _Item("scratch", "errors", ["scratch_platform"]),
     ]
     order_items(items)  # type: ignore[arg-type]
-    assert [i.name for i in items] == ["patch", "patch2", "machine", "a", "plain", "b", "expiry"]
+    assert [i.name for i in items] == [
+        "patch", "patch2", "scratch", "machine", "a", "plain", "b", "expiry"
+    ]  # fmt: skip
 
 
 def _try_lock(path: Path, mode: str) -> bool:
@@ -77,3 +80,28 @@ def test_an_exclusive_holder_keeps_everyone_out():
         with platform_lock(*TARGET, shared=True):
             assert not _try_lock(path, "SH")
     assert _try_lock(path, "SH")
+
+
+class _Profile:
+    def __init__(self, second: str | None):
+        self.client_id = "primary"
+        self.second = None if second is None else type("Credentials", (), {"client_id": second})
+
+
+@pytest.mark.parametrize(
+    ("fixtures", "second", "held"),
+    [
+        (["money"], "other", [("primary", True)]),
+        (["restore_config"], "other", [("primary", False), ("other", False)]),
+        (["scratch_platform"], "other", [("primary", True), ("other", False)]),
+        (["second_client"], "other", [("primary", True), ("other", True)]),
+        # without a second platform, the scratch platform is the primary one
+        (["scratch_platform"], None, [("primary", False)]),
+        (["second_client"], None, [("primary", True)]),
+    ],
+)
+def test_each_test_holds_the_locks_of_the_platforms_it_relies_on(fixtures, second, held):
+    """Primary first, then second: two tests never wait for each other. A test changing
+    the second platform's configuration leaves the primary platform's tests running."""
+    item = _Item("t", "endpoints", fixtures)
+    assert platform_locks(item, _Profile(second)) == held  # type: ignore[arg-type]

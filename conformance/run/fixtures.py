@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -56,6 +56,7 @@ __all__ = [
     "rule_based",
     "sca",
     "schema_registry",
+    "scratch_platform",
     "second_client",
     "slow_payout_under_way",
     "transfers",
@@ -186,15 +187,9 @@ def adapter(pytestconfig: pytest.Config, profile: TargetProfile) -> Adapter:
     return Adapter(pytestconfig, profile)
 
 
-@pytest.fixture
-def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], None]]:
-    """Take the platform's configuration lock, snapshot it, and PATCH it back afterwards.
-
-    Call the yielded function with another client (e.g. ``second_client``) to do the same
-    for that platform. Tests that change configuration use this fixture: the run then holds
-    the lock exclusively for the whole test and runs it before the others
-    (``scheduling.py``), so no other test, on any worker, sees the change.
-    """
+@contextmanager
+def _restored_configs() -> Iterator[Callable[[TargetClient], None]]:
+    """Take platforms' configuration locks and snapshots; PATCH each back at the end."""
     from conformance.configuration.bodies import editable_snapshot
 
     with ExitStack() as stack:
@@ -206,10 +201,39 @@ def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], No
             config = target.get("/config", validate=False).json
             snapshots.append((target, editable_snapshot(config)))
 
-        remember(client)
         yield remember
         for target, body in reversed(snapshots):
             target.patch("/config", json=body, validate=False)
+
+
+@pytest.fixture
+def restore_config(client: TargetClient) -> Iterator[Callable[[TargetClient], None]]:
+    """Take the platform's configuration lock, snapshot it, and PATCH it back afterwards.
+
+    Call the yielded function with another client (e.g. ``second_client``) to do the same
+    for that platform. Tests that change configuration use this fixture: the run then holds
+    the lock exclusively for the whole test and runs it before the others
+    (``scheduling.py``), so no other test, on any worker, sees the change.
+    """
+    with _restored_configs() as remember:
+        remember(client)
+        yield remember
+
+
+@pytest.fixture
+def scratch_platform(client: TargetClient, profile: TargetProfile) -> Iterator[TargetClient]:
+    """A platform whose configuration a test may change at will, restored afterwards.
+
+    The second platform when the profile has one: the run holds its lock exclusively for
+    the test, and only the tests that use ``second_client`` wait, while the primary
+    platform's tests go on beside it. Without a second platform it is the primary one, with
+    what ``restore_config`` gives (``scheduling.py`` takes that lock exclusively then).
+    For checks of PATCH /config itself, which hold for every platform alike.
+    """
+    target = client if profile.second is None else client.with_credentials(profile.second)
+    with _restored_configs() as remember:
+        remember(target)
+        yield target
 
 
 @pytest.fixture

@@ -6,7 +6,10 @@ and what starts early so that waits on the target's clock overlap with the rest.
   ``restore_config``), shared otherwise. No test can therefore see another one's changed
   configuration, under any number of xdist workers, whatever fixtures it forgot to ask
   for. The configuration-changing tests are ordered first, so under xdist they take their
-  turns at the start of the run instead of stalling the other workers throughout.
+  turns at the start of the run instead of stalling the other workers throughout. Checks
+  of PATCH /config itself (generated valid and invalid patches) use ``scratch_platform``:
+  the second platform when there is one, whose lock only the tests acting as it
+  (``second_client``) share, so they run beside the rest (``platform_locks``).
 - **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
   session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
   run can ask for it) set up at the start of the run (the quote or challenge that has
@@ -32,9 +35,17 @@ from conformance.run.markers import item_part
 from conformance.run.markers import skip_reason as marker_skip_reason
 from conformance.run.state import STATE_KEY
 
-__all__ = ["CONFIG_CHANGING_FIXTURE", "STARTS_EARLY_MARKER", "changes_config", "starts_early"]
+__all__ = [
+    "CONFIG_CHANGING_FIXTURE",
+    "STARTS_EARLY_MARKER",
+    "changes_config",
+    "platform_locks",
+    "starts_early",
+]
 
 CONFIG_CHANGING_FIXTURE = "restore_config"
+SCRATCH_PLATFORM_FIXTURE = "scratch_platform"
+SECOND_PLATFORM_FIXTURE = "second_client"
 STARTS_EARLY_MARKER = "starts_early"
 RUNS_LONG_MARKER = "runs_long"
 EARLY_DONE_KEY = pytest.StashKey[bool]()
@@ -59,8 +70,8 @@ def order_items(items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> int:
         if item_part(item) is None:
             return 2
-        if changes_config(item):
-            return 0
+        if changes_config(item) or SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
+            return 0  # scratch_platform is the primary platform when there is no second
         if starts_early(item):
             return 3
         return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
@@ -75,11 +86,34 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if profile is None or item_part(item) is None or profile.base_url is None:
         return (yield)
     with ExitStack() as stack:
-        if profile.client_id:
-            stack.enter_context(platform_lock(
-                profile.base_url, profile.client_id, shared=not changes_config(item)
-            ))  # fmt: skip
+        # always the primary platform's lock first, then the second's: no two tests can
+        # wait for each other
+        for client_id, shared in platform_locks(item, profile):
+            stack.enter_context(platform_lock(profile.base_url, client_id, shared=shared))
         return (yield)
+
+
+def platform_locks(item: pytest.Item, profile: Any) -> list[tuple[str, bool]]:
+    """The configuration locks a test holds, in the order taken: (client id, shared).
+
+    - the primary platform's, by every test: exclusive when it changes that configuration
+      (``restore_config``, or ``scratch_platform`` without a second platform);
+    - the second platform's, when the profile has one: exclusive for the tests that may
+      change it (``scratch_platform``; ``restore_config``, which can be asked for it), shared
+      for the tests that act as it (``second_client``), not held by the others.
+    """
+    names = getattr(item, "fixturenames", ())
+    second = profile.second.client_id if profile.second is not None else None
+    scratch = SCRATCH_PLATFORM_FIXTURE in names
+    held: list[tuple[str, bool]] = []
+    if profile.client_id:
+        held.append((profile.client_id, not (changes_config(item) or (scratch and not second))))
+    if second and second != profile.client_id:
+        if changes_config(item) or scratch:
+            held.append((second, False))
+        elif SECOND_PLATFORM_FIXTURE in names:
+            held.append((second, True))
+    return held
 
 
 def _start_early(item: pytest.Item) -> None:

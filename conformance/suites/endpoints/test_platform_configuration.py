@@ -67,7 +67,10 @@ def test_get_config_returns_the_platform_config(client):
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PATCH-FIELDS")
-def test_valid_patches_are_accepted_echoed_and_kept(client, restore_config, webhook_sink_url):
+def test_valid_patches_are_accepted_echoed_and_kept(scratch_platform, webhook_sink_url):
+    """On the second platform when there is one: PATCH /config holds for every platform, and
+    there the primary platform's tests run on beside it."""
+    client = scratch_platform
     known = known_currency_codes(client.get("/config").json)
 
     @given(body=valid_config_patches(known, webhook_sink_url))

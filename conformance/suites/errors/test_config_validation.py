@@ -24,7 +24,9 @@ def test_two_invalid_fields_are_both_named(client, restore_config):
 
 @pytest.mark.writes
 @pytest.mark.requirement("ERROR-400-ALL-FIELDS", "ERROR-400-ENVELOPE")
-def test_generated_invalid_patches_name_every_invalid_field(client, profile, restore_config):
+def test_generated_invalid_patches_name_every_invalid_field(scratch_platform, profile):
+    """On the second platform when there is one (see ``scratch_platform``)."""
+    client = scratch_platform
     codes = known_currency_codes(client.get("/config").json)
     names = profile.fee_config_names
 
