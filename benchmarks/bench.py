@@ -16,7 +16,7 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
 - with ``--self-tests``, the wall time of the project's own test suite.
 
 Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
-[--skip-suite] [--workers 2,4,8] [--quote-lifetime 60] [--slow-target-ms 10]
+[--skip-suite] [--workers 2,4,8] [--rounds 1] [--quote-lifetime 60] [--slow-target-ms 10]
 [--self-tests]``
 """
 
@@ -317,18 +317,34 @@ def bench_self_tests() -> dict[str, Any]:
             "result": last}  # fmt: skip
 
 
-def _scaling(workers: list[int], embedded_args: str = "") -> list[dict[str, Any]]:
-    """Serial, then each worker count, with the speed-up of each over serial."""
-    runs = [bench_suite(None, embedded_args=embedded_args)]
-    runs += [bench_suite(n, embedded_args=embedded_args) for n in workers]
-    serial = runs[0]["wall_s"]
-    for run in runs:
-        run["speedup_vs_serial"] = round(serial / run["wall_s"], 2)
-    return runs
+def _scaling(workers: list[int], embedded_args: str = "", rounds: int = 1) -> list[dict[str, Any]]:
+    """Serial, then each worker count, in ``rounds`` alternated rounds: on a shared machine
+    the speed drifts from one minute to the next, so each round's speed-up is taken over
+    that round's own serial run. Each entry is the run of median wall time, with every
+    round's wall time and speed-up, and their medians."""
+    counts: list[int | None] = [None, *workers]
+    runs: dict[int | None, list[dict[str, Any]]] = {n: [] for n in counts}
+    for _ in range(rounds):
+        for n in counts:
+            runs[n].append(bench_suite(n, embedded_args=embedded_args))
+    serial_walls = [run["wall_s"] for run in runs[None]]
+    figures = []
+    for n in counts:
+        walls = [run["wall_s"] for run in runs[n]]
+        ratios = [round(serial / wall, 2) for serial, wall in zip(serial_walls, walls, strict=True)]
+        median = sorted(runs[n], key=lambda run: run["wall_s"])[(len(walls) - 1) // 2]
+        figures.append({
+            **median,
+            "speedup_vs_serial": round(statistics.median(ratios), 2),
+            "rounds": {"wall_s": walls, "speedup_vs_serial": ratios},
+        })  # fmt: skip
+    return figures
 
 
-def suite_figures(workers: list[int], quote_lifetime: int, slow_ms: int) -> dict[str, Any]:
-    runs = _scaling(workers)
+def suite_figures(
+    workers: list[int], quote_lifetime: int, slow_ms: int, rounds: int = 1
+) -> dict[str, Any]:
+    runs = _scaling(workers, rounds=rounds)
     slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
     latency: dict[str, Any] = {}
     if slow_ms:
@@ -358,6 +374,9 @@ def main() -> int:
     parser.add_argument("--slow-target-ms", type=int, default=10,
                         help="latency (ms) added to every answer of the sandbox for the "
                         "scaling run; 0 skips it")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="alternated rounds of the embedded serial/worker runs; the "
+                        "speed-ups are medians of each round's own ratio")  # fmt: skip
     parser.add_argument("--self-tests", action="store_true",
                         help="also time the project's own test suite (minutes)")  # fmt: skip
     args = parser.parse_args()
@@ -368,7 +387,9 @@ def main() -> int:
     }
     if not args.skip_suite:
         workers = [int(n) for n in args.workers.split(",") if n.strip()]
-        figures["suite"] = suite_figures(workers, args.quote_lifetime, args.slow_target_ms)
+        figures["suite"] = suite_figures(
+            workers, args.quote_lifetime, args.slow_target_ms, args.rounds
+        )
     if args.self_tests:
         figures["self_tests"] = bench_self_tests()
     print(json.dumps(figures, indent=2))
