@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conformance.run import locks
-from conformance.run.locks import platform_lock
+from conformance.run.locks import forget_platform_locks, platform_lock
 from conformance.run.scheduling import order_items, platform_locks
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
@@ -105,3 +105,13 @@ def test_each_test_holds_the_locks_of_the_platforms_it_relies_on(fixtures, secon
     the second platform's configuration leaves the primary platform's tests running."""
     item = _Item("t", "endpoints", fixtures)
     assert platform_locks(item, _Profile(second)) == held  # type: ignore[arg-type]
+
+
+def test_the_lock_files_of_a_target_that_is_gone_are_removed():
+    target = ("http://127.0.0.1:2/2025-10-13", "test-forget-client")
+    with platform_lock(*target, shared=True):
+        pass
+    path = locks._lock_file(*target)
+    assert path.exists() and path.with_suffix(".turnstile").exists()
+    forget_platform_locks(target[0], target[1], "never-locked")
+    assert not path.exists() and not path.with_suffix(".turnstile").exists()

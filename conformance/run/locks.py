@@ -24,7 +24,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: runs are then serial anyway (no fork)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["platform_lock"]
+__all__ = ["forget_platform_locks", "platform_lock"]
 
 LOCK_DIR = Path(tempfile.gettempdir()) / "gpsi-conformance-locks"
 # lock file -> how many holders this process has nested (the outermost holds the flock)
@@ -66,3 +66,13 @@ def platform_lock(base_url: str, client_id: str, *, shared: bool = False) -> Ite
         finally:
             del _HELD[path]
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def forget_platform_locks(base_url: str, *client_ids: str) -> None:
+    """Remove the lock files of platforms of a target that no longer exists (the embedded
+    sandbox of a run that is ending: its port and credentials are never used again), so
+    that runs do not leave a pair of files per platform behind in the temp folder."""
+    for client_id in client_ids:
+        path = _lock_file(base_url, client_id)
+        for leftover in (path, path.with_suffix(".turnstile")):
+            leftover.unlink(missing_ok=True)

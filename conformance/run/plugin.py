@@ -37,6 +37,7 @@ from conformance.reporting.secrets import (
 from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.run import embedded, hookspecs, options, progress
 from conformance.run.embedded import EmbeddedStartError, wallet_settings
+from conformance.run.locks import forget_platform_locks
 from conformance.run.markers import (
     REQUESTS_PROPERTY,
     apply_item_labels,
@@ -359,9 +360,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             redaction.scrub_tree(Path(state.profile.report_dir))
         finally:
             if state.embedded is not None:
+                profile = state.profile
+                if profile.base_url is not None:
+                    ids = [c.client_id for c in (profile.primary, profile.second) if c]
+                    forget_platform_locks(profile.base_url, *ids)
                 # the run is done with it and its state is thrown away: what is left of its
-                # graceful shutdown (uvicorn polls for the signal and lingers 0.1 s at a
-                # time, 0.3 s in all) is cut short; its database commits are already durable
+                # graceful shutdown (uvicorn lingers 0.1 s for open connections) is cut
+                # short; its database commits are already durable
                 state.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)
 
 
