@@ -29,7 +29,11 @@ __all__ = [
 
 START_TIMEOUT_S = 30.0
 QUOTE_LIFETIME_FLAG = "--quote-lifetime"
-EMBEDDED_QUOTE_LIFETIME_S = 5
+# The embedded sandbox's quote lifetime (s) unless --embedded-args sets one: long enough for
+# any quote-to-execute flow (SCA included) on a loaded machine, short enough that the tests
+# waiting for expiry, started early, rarely wait at the end of a run (at 5 s they idled both
+# workers of a 7-second -n 2 run for a second).
+EMBEDDED_QUOTE_LIFETIME_S = 3
 
 
 class EmbeddedStartError(RuntimeError):

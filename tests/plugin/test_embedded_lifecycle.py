@@ -12,7 +12,7 @@ from conformance.run import embedded
 from conformance.run.cli import _launch_sandbox_early, build_parser, suite_paths
 from conformance.run.embedded import EmbeddedSandbox
 
-_ARGS = "--quote-lifetime 5"
+_ARGS = "--quote-lifetime 3"
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +37,7 @@ def test_the_plugin_takes_the_sandbox_started_early_with_the_same_arguments():
 def test_a_sandbox_started_early_with_other_arguments_is_stopped_not_taken():
     embedded.launch_early(_ARGS)
     early = embedded._early[0][1].process
-    assert embedded.take_early("--regulated --quote-lifetime 5") is None
+    assert embedded.take_early("--regulated --quote-lifetime 3") is None
     assert early.poll() is not None
 
 
@@ -52,7 +52,7 @@ def test_one_nobody_took_is_stopped():
     ("argv", "expected"),
     [
         (["run"], embedded.sandbox_args(False, False, "")),
-        (["run", "--regulated=true"], "--regulated --quote-lifetime 5"),
+        (["run", "--regulated=true"], "--regulated --quote-lifetime 3"),
         (["run", "--embedded-args=--quote-lifetime 60"], "--quote-lifetime 60"),
         (["run", "--target-url=http://127.0.0.1:9/v1", "--client-id=a", "--client-secret=b"],
          None),  # a remote target: nothing to start

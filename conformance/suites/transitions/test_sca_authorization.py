@@ -95,7 +95,7 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
     """Waits until the target's clock has passed the challenge's expiresAt (its Date
     header), bounded by that instant plus a margin; the challenge is made when the run
     starts and this test runs last, so the wait overlaps with the rest of the run (the
-    embedded sandbox's quotes live 5 s)."""
+    embedded sandbox's quotes live 3 s)."""
     money = sca.money
     wallet, quote = challenge_left_to_expire
     challenge = challenge_of(quote) or {}
