@@ -9,8 +9,6 @@ reports of a run ending 3 or 4 say INCOMPLETE, never PASSED.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -29,6 +27,7 @@ from conformance.reporting.summaries import (
 from conformance.run import embedded
 from conformance.run import options as opt
 from conformance.run.bytecode import use_private_bytecode_cache
+from conformance.run.process_end import end_process
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
@@ -290,12 +289,7 @@ def entry() -> None:
     its cleanups; what is left is the interpreter freeing every object of the run, module by
     module, which took 0.3 s after a full run. An exception still ends the process the usual
     way, traceback included."""
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
-            stream.flush()
-    logging.shutdown()
-    os._exit(code)
+    end_process(main())
 
 
 if __name__ == "__main__":

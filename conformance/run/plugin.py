@@ -12,7 +12,6 @@ import importlib
 import os
 import signal
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +47,7 @@ from conformance.run.markers import (
 )
 from conformance.run.markers import skip_reason as marker_skip_reason
 from conformance.run.preflight import preflight
+from conformance.run.process_end import end_process
 from conformance.run.profile import TargetProfile, load_profile
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
@@ -165,10 +165,7 @@ def _end_worker_process() -> None:
     the interpreter's teardown of a worker (freeing the whole heap, closing execnet) took
     0.3 s of that wait. Its results, learnt secrets included, reached the controller with
     ``workerfinished``, so nothing is lost."""
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(0)
+    end_process(0)
 
 
 def _register_secrets(profile: TargetProfile) -> None:
