@@ -24,7 +24,7 @@ from conformance.reporting.summaries import (
     EXIT_USAGE,
     last_outcome,
 )
-from conformance.run import embedded
+from conformance.run import embedded, warm_workers
 from conformance.run import options as opt
 from conformance.run.bytecode import use_private_bytecode_cache
 from conformance.run.process_end import end_process
@@ -197,10 +197,13 @@ def command_run(ns: argparse.Namespace) -> int:
     outcome.verdict, outcome.reason = "incomplete", None
     use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
     _launch_sandbox_early(ns)
+    if ns.workers and ns.workers != "0":
+        warm_workers.start()  # after the sandbox's launch: it overlaps the imports
     try:
         code = pytest.main(pytest_arguments(ns))
     finally:
         embedded.cancel_early()  # pytest stopped before the plugin took it
+        warm_workers.stop()
     if code == pytest.ExitCode.USAGE_ERROR:
         return EXIT_USAGE
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:

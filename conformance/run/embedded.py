@@ -19,6 +19,7 @@ __all__ = [
     "EmbeddedSandbox",
     "EmbeddedStartError",
     "cancel_early",
+    "forget_early",
     "launch_early",
     "launch_embedded",
     "sandbox_args",
@@ -149,6 +150,16 @@ def cancel_early() -> None:
     """Stop a sandbox started early that the run did not take."""
     while _early:
         _early.pop()[1].cancel()
+
+
+def forget_early() -> None:
+    """In a process forked from the one that started a sandbox early: drop it without
+    stopping it (it is the parent's) and close this process's copies of its pipes."""
+    while _early:
+        process = _early.pop()[1].process
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def sandbox_args(regulated: bool, skip_verification_paperwork: bool, embedded_args: str) -> str:

@@ -34,7 +34,7 @@ from conformance.reporting.secrets import (
     register_secret,
 )
 from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
-from conformance.run import embedded, hookspecs, options, progress
+from conformance.run import embedded, hookspecs, options, progress, warm_workers
 from conformance.run.embedded import EmbeddedStartError, wallet_settings
 from conformance.run.locks import forget_platform_locks
 from conformance.run.markers import (
@@ -123,6 +123,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if not _runs_suites(config):
         return
+    _start_workers_warm(config)
     parts = _selected_parts(config)
     profile = load_profile(config)
     from conformance.reporting import baseline, waivers
@@ -156,6 +157,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
     config.pluginmanager.register(summary, "conformance-summary")
+
+
+def _start_workers_warm(config: pytest.Config) -> None:
+    """Have xdist start its workers through the fork server the command line started, if
+    any (``warm_workers``); by now xdist has turned ``-n`` into its worker specs."""
+    specs = getattr(config.option, "tx", None)
+    if specs:
+        config.option.tx = warm_workers.worker_specs(list(specs))
 
 
 def _end_worker_process() -> None:

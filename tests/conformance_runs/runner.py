@@ -36,13 +36,15 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def conformance_run(report_dir: Path, *args: str, timeout: float = 600) -> RunResult:
+def conformance_run(
+    report_dir: Path, *args: str, timeout: float = 600, env: dict[str, str] | None = None
+) -> RunResult:
     command = [
         sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={report_dir}", *args,
     ]  # fmt: skip
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
-        check=False, env=_environment(),
+        check=False, env={**_environment(), **(env or {})},
     )  # fmt: skip
     summary_file = report_dir / "summary.json"
     summary = json.loads(summary_file.read_text()) if summary_file.exists() else {}

@@ -1,0 +1,156 @@
+"""Warm workers: xdist workers forked from a server that has already imported the kit, each
+the same as the Python xdist would have started, and nothing of them left after a run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.run import warm_workers
+
+from ..conformance_runs.runner import conformance_run
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+
+# The server must be forked from a single-threaded process: a test process (an xdist worker
+# with execnet's threads) is not one, so a small holder process starts it.
+HOLDER = """
+import json, sys, threading
+from conformance.run import warm_workers
+if "--thread" in sys.argv:
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+warm = warm_workers.start()
+print(json.dumps(warm and {"python": warm.python_command(), "server": warm.server_pid,
+                           "folder": str(warm.folder)}), flush=True)
+sys.stdin.read()
+warm_workers.stop()
+"""
+PROBE = """
+import json, os, sys
+print(json.dumps({"warm": "conformance.run.plugin" in sys.modules, "cwd": os.getcwd(),
+                  "env": os.environ.get("WARM_PROBE"), "line": sys.stdin.readline(),
+                  "ppid": os.getppid()}))
+print("to stderr", file=sys.stderr)
+"""
+
+
+def _gone(pid: int, within_s: float = 10.0) -> bool:
+    """Whether process ``pid`` ends (or is only a zombie) within ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.fixture
+def server():
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    info = json.loads(holder.stdout.readline())
+    assert info is not None, "the server did not start"
+    info["holder"] = holder
+    yield info
+    if holder.poll() is None:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+
+
+def _launch(info, code, *flags, **options):
+    command = [*shlex.split(info["python"]), *flags, "-u", "-c", code]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, **options)
+
+
+def test_a_worker_is_a_fork_of_the_server_with_the_launchers_streams_folder_and_environment(
+    server, tmp_path
+):
+    done = _launch(server, PROBE, cwd=tmp_path, input="first line\n",
+                   env={**os.environ, "WARM_PROBE": "passed on"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen == {"warm": True, "cwd": str(tmp_path), "env": "passed on",
+                    "line": "first line\n", "ppid": server["server"]}  # fmt: skip
+    assert done.stderr == "to stderr\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [("import sys; sys.exit(7)", 7), ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)",
+                                      128 + signal.SIGKILL), ("raise ValueError('x')", 1)],
+)  # fmt: skip
+def test_the_launcher_exits_with_the_workers_status(server, code, status):
+    assert _launch(server, code).returncode == status
+
+
+def test_the_server_forks_nothing_but_what_execnet_starts(server):
+    done = _launch(server, PROBE, "-X", "dev")  # not xdist's arguments: refused
+    assert done.returncode == 1 and done.stdout == ""
+    assert _launch(server, PROBE, input="\n").returncode == 0  # and the server goes on
+
+
+def test_a_worker_whose_launcher_is_killed_is_killed(server):
+    launcher = subprocess.Popen(
+        [*shlex.split(server["python"]), "-u", "-c",
+         "import os, time; print(os.getpid(), flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    worker = int(launcher.stdout.readline())
+    launcher.kill()
+    launcher.wait(timeout=10)
+    assert _gone(worker), "the worker outlived its launcher"
+
+
+def test_without_the_server_a_launcher_starts_an_ordinary_python(server):
+    server["holder"].stdin.close()
+    server["holder"].wait(timeout=30)
+    assert _gone(server["server"]) and not Path(server["folder"]).exists()
+    done = _launch(server, PROBE, input="x\n")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["warm"] is False
+
+
+def test_a_process_with_threads_starts_no_server():
+    holder = subprocess.run(
+        [sys.executable, "-c", HOLDER, "--thread"], input="\n", capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert holder.returncode == 0, holder.stderr
+    assert json.loads(holder.stdout.splitlines()[0]) is None
+
+
+def test_other_specs_and_runs_without_the_server_keep_their_workers():
+    assert warm_workers.take() is None  # this process started none
+    assert warm_workers.worker_specs(["popen", "ssh=host"]) == ["popen", "ssh=host"]
+
+
+@pytest.mark.slow
+def test_a_parallel_run_forks_its_workers_from_the_server_and_leaves_nothing(tmp_path):
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    run = conformance_run(
+        tmp_path / "reports", "--parts=auth", "-n", "2", "--", "-p", "tests.plugin.warm_probe",
+        env={"WARM_PROBE_DIR": str(probes)},
+    )  # fmt: skip
+    assert run.code == 0, run.output[-3000:]
+    assert run.summary["verdict"] == "passed"
+    seen = {p.stem: json.loads(p.read_text()) for p in probes.glob("*.json")}
+    assert sorted(seen) == ["controller", "gw0", "gw1"]
+    controller = seen["controller"]["pid"]
+    servers = {seen[w]["ppid"] for w in ("gw0", "gw1")}
+    assert len(servers) == 1 and controller not in servers  # forked, not started by execnet
+    for pid in (*servers, seen["gw0"]["pid"], seen["gw1"]["pid"]):
+        assert _gone(pid, within_s=5), f"process {pid} of the run is still running"

@@ -1,0 +1,23 @@
+"""A plugin for the warm-worker tests: each process of a run writes down who it is.
+
+Loaded with ``-p tests.plugin.warm_probe``; writes ``<WARM_PROBE_DIR>/<worker id>.json``
+(``controller`` for the controlling process) with its pid and its parent's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    folder = os.environ.get("WARM_PROBE_DIR")
+    if not folder:
+        return
+    workerinput = getattr(config, "workerinput", None)
+    name = workerinput["workerid"] if workerinput is not None else "controller"
+    record = {"pid": os.getpid(), "ppid": os.getppid()}
+    Path(folder, f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
