@@ -7,9 +7,9 @@ and what starts early so that waits on the target's clock overlap with the rest.
   configuration, under any number of xdist workers, whatever fixtures it forgot to ask
   for. The configuration-changing tests are ordered first, so under xdist they take their
   turns at the start of the run instead of stalling the other workers throughout. Checks
-  of PATCH /config itself (generated valid and invalid patches) use ``scratch_platform``:
-  the second platform when there is one, whose lock only the tests acting as it
-  (``second_client``) share, so they run beside the rest (``platform_locks``).
+  of PATCH /config itself (validation, partial updates, read-only fields, fees) use
+  ``scratch_platform``: the second platform when there is one, whose lock only the tests
+  acting as it (``second_client``) share, so they run beside the rest (``platform_locks``).
 - **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
   session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
   run can ask for it) set up at the start of the run (the quote or challenge that has

@@ -1,4 +1,9 @@
-"""§4 Platform configuration — GET /config and PATCH /config."""
+"""§4 Platform configuration — GET /config and PATCH /config.
+
+The checks of PATCH /config itself hold for every platform alike: they run on
+``scratch_platform`` (the second platform when the profile has one), beside the tests of
+the primary platform.
+"""
 
 from __future__ import annotations
 
@@ -94,7 +99,8 @@ def test_valid_patches_are_accepted_echoed_and_kept(scratch_platform, webhook_si
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PROVIDER-FIELDS-READONLY")
-def test_provider_required_customer_fields_are_read_only(client, restore_config):
+def test_provider_required_customer_fields_are_read_only(scratch_platform):
+    client = scratch_platform
     config = client.get("/config").json
     entries = [
         {k: v for k, v in e.items() if k not in READ_ONLY_CURRENCY_KEYS}
@@ -162,7 +168,8 @@ def test_each_platform_sees_only_its_own_configuration(client, second_client, re
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PATCH-PARTIAL")
-def test_patch_changes_only_the_fields_it_sends(client, profile, restore_config):
+def test_patch_changes_only_the_fields_it_sends(scratch_platform, profile):
+    client = scratch_platform
     current = client.get("/config").json
     # first move the other fields off their current values, so a reset would show
     moved = {"feeConfigs": [fee_config(profile.fee_config_names, "USD", bps=37, fixed=11)]}
@@ -205,7 +212,8 @@ def test_patch_changes_only_the_fields_it_sends(client, profile, restore_config)
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PROXY-SUBDOMAIN-ASSIGNED")
-def test_proxy_uma_subdomain_is_assigned_by_the_service(client, restore_config):
+def test_proxy_uma_subdomain_is_assigned_by_the_service(scratch_platform):
+    client = scratch_platform
     before = client.get("/config").json.get("proxyUmaSubdomain")
     response = client.patch("/config", json={"proxyUmaSubdomain": "chosen-by-the-platform"})
     if response.status == 400:

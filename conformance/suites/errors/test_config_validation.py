@@ -1,4 +1,9 @@
-"""§7 Errors — 400 INVALID_INPUT on PATCH /config, every invalid field named at once."""
+"""§7 Errors — 400 INVALID_INPUT on PATCH /config, every invalid field named at once.
+
+The checks of PATCH /config itself hold for every platform alike: they run on
+``scratch_platform`` (the second platform when the profile has one), beside the tests of
+the primary platform.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ CLAUSE = "§7 Errors"
 
 @pytest.mark.writes
 @pytest.mark.requirement("ERROR-400-INVALID-INPUT", "ERROR-400-ENVELOPE", "ERROR-400-ALL-FIELDS")
-def test_two_invalid_fields_are_both_named(client, restore_config):
+def test_two_invalid_fields_are_both_named(scratch_platform):
+    client = scratch_platform
     body = {"umaDomain": "not a domain", "webhookEndpoint": "http://example.com/hooks"}
     response = client.patch("/config", json=body)
     assert_invalid_input(response, [("umaDomain",), ("webhookEndpoint",)])
@@ -53,7 +59,8 @@ def test_generated_invalid_patches_name_every_invalid_field(scratch_platform, pr
 @pytest.mark.parametrize(
     "endpoint", ["http://example.com/hooks", "ftp://example.com/hooks", "not a url"]
 )
-def test_webhook_endpoint_must_be_https(client, restore_config, endpoint):
+def test_webhook_endpoint_must_be_https(scratch_platform, endpoint):
+    client = scratch_platform
     response = client.patch("/config", json={"webhookEndpoint": endpoint})
     assert_invalid_input(response, [("webhookEndpoint",)])
 
@@ -61,7 +68,8 @@ def test_webhook_endpoint_must_be_https(client, restore_config, endpoint):
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-CURRENCY-CODE-ISO4217")
 @pytest.mark.parametrize("code", ["usd", "US", "DOLLARS", 840])
-def test_currency_codes_must_be_iso_4217(client, restore_config, code):
+def test_currency_codes_must_be_iso_4217(scratch_platform, code):
+    client = scratch_platform
     entry = {"currencyCode": code, "minAmount": 1, "maxAmount": 100,
              "requiredCounterpartyFields": []}  # fmt: skip
     response = client.patch("/config", json={"supportedCurrencies": [entry]})
@@ -84,7 +92,8 @@ def test_currency_codes_must_be_iso_4217(client, restore_config, code):
     ],
     ids=["min-missing", "max-string", "min-float", "counterparty-missing", "counterparty-name"],
 )
-def test_currency_entry_rules(client, restore_config, change, path):
+def test_currency_entry_rules(scratch_platform, change, path):
+    client = scratch_platform
     codes = known_currency_codes(client.get("/config").json) or ["USD"]
     entry = {"currencyCode": codes[0], "minAmount": 1, "maxAmount": 100,
              "requiredCounterpartyFields": [{"name": "FULL_NAME", "mandatory": True}]}  # fmt: skip

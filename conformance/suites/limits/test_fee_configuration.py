@@ -1,4 +1,9 @@
-"""§8 Limits — platform fee configuration applies to USD source currency only."""
+"""§8 Limits — platform fee configuration applies to USD source currency only.
+
+The checks of PATCH /config itself hold for every platform alike: they run on
+``scratch_platform`` (the second platform when the profile has one), beside the tests of
+the primary platform.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +23,9 @@ CLAUSE = "§8 Limits"
 @pytest.mark.requirement("CONFIG-FEES-USD-ONLY")
 @pytest.mark.parametrize("currency", ["EUR", "GBP", "MXN"])
 def test_fee_configuration_for_another_source_currency_is_rejected(
-    client, profile, restore_config, currency
+    scratch_platform, profile, currency
 ):
+    client = scratch_platform
     names = profile.fee_config_names
     response = client.patch("/config", json={"feeConfigs": [fee_config(names, currency)]})
     assert_invalid_input(response, [("feeConfigs", 0, names["currency"])], clause=CLAUSE)
@@ -27,8 +33,9 @@ def test_fee_configuration_for_another_source_currency_is_rejected(
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-FEES-USD-ONLY", "CONFIG-FEE-CONFIGS-SHAPE")
-def test_fee_configuration_for_usd_is_accepted(client, profile, restore_config):
+def test_fee_configuration_for_usd_is_accepted(scratch_platform, profile):
     """The positive control: the same entry in USD is accepted (names from the profile)."""
+    client = scratch_platform
     names = profile.fee_config_names
     fees = [fee_config(names, "USD")]
     response = client.patch("/config", json={"feeConfigs": fees})
