@@ -179,7 +179,10 @@ def stop() -> None:
 def _serve(listener: socket.socket, control_fd: int, folder: Path) -> None:
     """Fork a worker for each launcher that connects, report each worker's exit status to
     its launcher, kill a worker whose launcher died; return when ``control_fd`` closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command decides when we end
+    # the command decides when the server ends: a signal to the whole process group must not
+    # take it before the workers it has to reap
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
     embedded.forget_early()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):  # not the command's output: a pipe reader must see it end with it

@@ -17,6 +17,7 @@ import pytest
 from conformance.run import warm_workers
 
 from ..conformance_runs.runner import conformance_run
+from ..test_cli import target_flags
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
@@ -43,14 +44,11 @@ print("to stderr", file=sys.stderr)
 
 
 def _gone(pid: int, within_s: float = 10.0) -> bool:
-    """Whether process ``pid`` ends (or is only a zombie) within ``within_s``."""
+    """Whether process ``pid`` ends and is reaped within ``within_s`` (a zombie is not gone:
+    its parent did not wait for it)."""
     deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            return True
-        if state == "Z":
+        if not Path(f"/proc/{pid}").exists():
             return True
         time.sleep(0.02)
     return False
@@ -154,3 +152,55 @@ def test_a_parallel_run_forks_its_workers_from_the_server_and_leaves_nothing(tmp
     assert len(servers) == 1 and controller not in servers  # forked, not started by execnet
     for pid in (*servers, seen["gw0"]["pid"], seen["gw1"]["pid"]):
         assert _gone(pid, within_s=5), f"process {pid} of the run is still running"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("signal_name", "to_group"), [("SIGINT", True), ("SIGTERM", True), ("SIGTERM", False)]
+)
+def test_an_interrupted_parallel_run_is_incomplete_and_leaves_no_process(
+    tmp_path, signal_name, to_group
+):
+    """Ctrl-C reaches the whole process group; a CI system's SIGTERM may reach the command
+    alone. Either way the run says INCOMPLETE and every process of it ends."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "reference", "serve", "--port", "0",
+         "--fault", "webhook-test-not-sent"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    run = None
+    try:
+        info = json.loads(server.stdout.readline())
+        run = subprocess.Popen(
+            [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={tmp_path}",
+             *target_flags(info), "--parts=webhooks", "--webhook-timeout=120", "-n", "2",
+             "--", "-p", "tests.plugin.warm_probe", "-k", "reaches_the_configured_endpoint"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "WARM_PROBE_DIR": str(probes)}, start_new_session=True,
+        )  # fmt: skip
+        # the one selected test waits up to 120 s for a webhook the target never sends
+        deadline = time.monotonic() + 60
+        while len(list(probes.glob("gw*.json"))) < 2:
+            assert time.monotonic() < deadline and run.poll() is None, "the workers never started"
+            time.sleep(0.05)
+        seen = {p.stem: json.loads(p.read_text()) for p in probes.glob("gw*.json")}
+        signum = getattr(signal, signal_name)
+        if to_group:
+            os.killpg(run.pid, signum)
+        else:
+            run.send_signal(signum)
+        output, _ = run.communicate(timeout=60)
+        assert run.returncode == 4, output[-2000:]
+        summary = json.loads((tmp_path / "summary.json").read_text())
+        assert summary["verdict"] == "incomplete"
+        for record in seen.values():
+            for pid in (record["pid"], record["ppid"]):  # the worker, the server
+                assert _gone(pid), f"process {pid} of the run is still there"
+    finally:
+        if run is not None and run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
