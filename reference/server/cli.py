@@ -47,6 +47,7 @@ def _port(text: str) -> int:
 # A stand-in for a slow remote target, not a way to hang the suite.
 MAX_RESPONSE_DELAY_S = 10.0
 
+
 def _seconds(text: str) -> float:
     value = float(text)
     if not (math.isfinite(value) and value > 0):
