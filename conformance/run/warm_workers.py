@@ -7,7 +7,7 @@ two-core machine a ``-n 2`` run paid that twice over, at its start, before any t
 ``conformance run -n N`` (on Linux) therefore imports what a worker needs once, in its own
 process before pytest starts, and forks a small server from it while it is still a single
 thread. xdist starts each worker through ``worker_launcher.py`` (the plugin points the
-workers' ``python`` at it, ``use_for_workers``), which hands its pipes to the server; the
+workers' ``python`` at it, ``worker_specs``), which hands its pipes to the server; the
 server forks a worker that shares those imports and runs execnet's bootstrap as a new Python
 would. The worker is otherwise the same: same streams, working folder, environment and
 signals, and the launcher exits with its status.
@@ -323,6 +323,7 @@ def _become_worker(request: dict[str, object], fds: list[int]) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
         env = request["env"]
         assert isinstance(env, dict)
         os.environ.clear()
@@ -330,7 +331,9 @@ def _become_worker(request: dict[str, object], fds: list[int]) -> None:
         os.chdir(str(request["cwd"]))
         argv = request["argv"]
         assert isinstance(argv, list)
-        sys.dont_write_bytecode = "-B" in argv[:-2]
+        # what a new Python reads off its flags and environment
+        sys.dont_write_bytecode = "-B" in argv[:-2] or bool(env.get("PYTHONDONTWRITEBYTECODE"))
+        sys.pycache_prefix = env.get("PYTHONPYCACHEPREFIX") or None
         sys.argv = ["-c"]
         _unbuffered_standard_streams()
         namespace = {"__name__": "__main__", "__builtins__": builtins}

@@ -38,7 +38,8 @@ PROBE = """
 import json, os, sys
 print(json.dumps({"warm": "conformance.run.plugin" in sys.modules, "cwd": os.getcwd(),
                   "env": os.environ.get("WARM_PROBE"), "line": sys.stdin.readline(),
-                  "ppid": os.getppid()}))
+                  "ppid": os.getppid(), "no_bytecode": sys.dont_write_bytecode,
+                  "pycache": sys.pycache_prefix}))
 print("to stderr", file=sys.stderr)
 """
 
@@ -76,12 +77,14 @@ def _launch(info, code, *flags, **options):
 def test_a_worker_is_a_fork_of_the_server_with_the_launchers_streams_folder_and_environment(
     server, tmp_path
 ):
-    done = _launch(server, PROBE, cwd=tmp_path, input="first line\n",
-                   env={**os.environ, "WARM_PROBE": "passed on"})  # fmt: skip
+    env = {**os.environ, "WARM_PROBE": "passed on", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONPYCACHEPREFIX": str(tmp_path / "cache")}  # fmt: skip
+    done = _launch(server, PROBE, cwd=tmp_path, input="first line\n", env=env)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen == {"warm": True, "cwd": str(tmp_path), "env": "passed on",
-                    "line": "first line\n", "ppid": server["server"]}  # fmt: skip
+                    "line": "first line\n", "ppid": server["server"], "no_bytecode": True,
+                    "pycache": str(tmp_path / "cache")}  # fmt: skip
     assert done.stderr == "to stderr\n"
 
 
