@@ -158,6 +158,27 @@ def test_a_parallel_run_forks_its_workers_from_the_server_and_leaves_nothing(tmp
 
 
 @pytest.mark.slow
+def test_a_crashed_worker_is_replaced_from_the_server_and_its_test_fails(tmp_path):
+    probes = tmp_path / "probes"
+    probes.mkdir()
+    crashing = "test_valid_credentials_are_accepted"
+    run = conformance_run(
+        tmp_path / "reports", "--parts=auth", "-n", "2", "--", "-p", "tests.plugin.warm_probe",
+        env={"WARM_PROBE_DIR": str(probes), "WARM_PROBE_CRASH": crashing},
+    )  # fmt: skip
+    assert run.code == 1, run.output[-3000:]
+    assert "replacing crashed worker" in run.output
+    assert run.summary["verdict"] == "failed"
+    assert [f["nodeid"].rsplit("::", 1)[-1] for f in run.summary["failures"]] == [crashing]
+    assert run.summary["totals"]["passed"] > 0  # the rest ran, on the replacement too
+    seen = {p.stem: json.loads(p.read_text()) for p in probes.glob("*.json")}
+    workers = sorted(name for name in seen if name != "controller")
+    assert len(workers) == 3, workers  # gw0, gw1 and the replacement
+    servers = {seen[name]["ppid"] for name in workers}
+    assert len(servers) == 1 and seen["controller"]["pid"] not in servers
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("signal_name", "to_group"), [("SIGINT", True), ("SIGTERM", True), ("SIGTERM", False)]
 )

@@ -1,13 +1,15 @@
 """A plugin for the warm-worker tests: each process of a run writes down who it is.
 
 Loaded with ``-p tests.plugin.warm_probe``; writes ``<WARM_PROBE_DIR>/<worker id>.json``
-(``controller`` for the controlling process) with its pid and its parent's.
+(``controller`` for the controlling process) with its pid and its parent's. With
+``WARM_PROBE_CRASH=<test name>``, the worker running that test dies of SIGKILL in it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,8 @@ def pytest_configure(config: pytest.Config) -> None:
     name = workerinput["workerid"] if workerinput is not None else "controller"
     record = {"pid": os.getpid(), "ppid": os.getppid()}
     Path(folder, f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def pytest_runtest_call(item: pytest.Item) -> None:
+    if item.name == os.environ.get("WARM_PROBE_CRASH") and hasattr(item.config, "workerinput"):
+        os.kill(os.getpid(), signal.SIGKILL)
