@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -36,12 +38,59 @@ def _environment() -> dict[str, str]:
     return env
 
 
+# Most of a short fault run's own CPU was a new Python importing pytest, Hypothesis and the
+# kit, about 140 times over. Runs are forked instead from a server that imported them once
+# per test process (``conformance.run.warm_workers``, as the workers of ``-n`` runs are); the
+# command line's own start is tested by the tests that start it as a new Python
+# (``tests/test_cli.py``, ``tests/hostile``).
+_HOLDER = """
+import json, sys
+from conformance.run import warm_workers
+warm = warm_workers.start()
+print(json.dumps(warm and warm.python_command()), flush=True)
+sys.stdin.read()
+warm_workers.stop()
+"""
+_warm_python: list[list[str] | None] = []
+
+
+def _forking_python() -> list[str] | None:
+    """The launcher command of this process's fork server (started at its first use), or
+    None where there is none (another OS)."""
+    if not _warm_python:
+        _warm_python.append(_start_fork_server())
+    return _warm_python[0]
+
+
+def _start_fork_server() -> list[str] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, env=_environment(),
+    )  # fmt: skip
+    assert holder.stdin is not None and holder.stdout is not None
+    python = json.loads(holder.stdout.readline() or "null")
+    stdin = holder.stdin
+    atexit.register(stdin.close)  # the holder stops the server and exits
+    return shlex.split(python) if python else None
+
+
+def _command(args: list[str]) -> list[str]:
+    forking = _forking_python()
+    if forking is None:
+        return [sys.executable, "-m", "conformance.run.cli", *args]
+    code = (
+        f"import sys; sys.argv = {json.dumps(['conformance', *args])}; "
+        "from conformance.run.cli import entry; entry()"
+    )
+    return [*forking, "-c", code]
+
+
 def conformance_run(
     report_dir: Path, *args: str, timeout: float = 600, env: dict[str, str] | None = None
 ) -> RunResult:
-    command = [
-        sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={report_dir}", *args,
-    ]  # fmt: skip
+    command = _command(["run", f"--report-dir={report_dir}", *args])
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
         check=False, env={**_environment(), **(env or {})},
