@@ -43,37 +43,44 @@ def _environment() -> dict[str, str]:
 # per test process (``conformance.run.warm_workers``, as the workers of ``-n`` runs are); the
 # command line's own start is tested by the tests that start it as a new Python
 # (``tests/test_cli.py``, ``tests/hostile``).
-_HOLDER = """
-import json, sys
+FORK_SERVER_HOLDER = """
+import json, sys, threading
 from conformance.run import warm_workers
+if "--thread" in sys.argv:  # a process already running a thread must start no server
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
 warm = warm_workers.start()
-print(json.dumps(warm and warm.python_command()), flush=True)
+print(json.dumps(warm and {"python": warm.python_command(), "server": warm.server_pid,
+                           "folder": str(warm.folder)}), flush=True)
 sys.stdin.read()
 warm_workers.stop()
 """
 _warm_python: list[list[str] | None] = []
 
 
+def hold_fork_server(*args: str) -> tuple[subprocess.Popen[str], dict[str, Any] | None]:
+    """A process holding a warm fork server until its standard input closes (the server
+    must be forked from a single-threaded process, which a test process is not), and the
+    server's launcher command, pid and folder (None where it started none)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", FORK_SERVER_HOLDER, *args], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, env=_environment(),
+    )  # fmt: skip
+    assert holder.stdout is not None
+    info: dict[str, Any] | None = json.loads(holder.stdout.readline() or "null")
+    return holder, info
+
+
 def _forking_python() -> list[str] | None:
     """The launcher command of this process's fork server (started at its first use), or
     None where there is none (another OS)."""
     if not _warm_python:
-        _warm_python.append(_start_fork_server())
+        info = None
+        if sys.platform.startswith("linux"):
+            holder, info = hold_fork_server()
+            assert holder.stdin is not None
+            atexit.register(holder.stdin.close)  # the holder stops the server and exits
+        _warm_python.append(shlex.split(info["python"]) if info else None)
     return _warm_python[0]
-
-
-def _start_fork_server() -> list[str] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True, env=_environment(),
-    )  # fmt: skip
-    assert holder.stdin is not None and holder.stdout is not None
-    python = json.loads(holder.stdout.readline() or "null")
-    stdin = holder.stdin
-    atexit.register(stdin.close)  # the holder stops the server and exits
-    return shlex.split(python) if python else None
 
 
 def _command(args: list[str]) -> list[str]:

@@ -16,24 +16,11 @@ import pytest
 
 from conformance.run import warm_workers
 
-from ..conformance_runs.runner import conformance_run
+from ..conformance_runs.runner import conformance_run, hold_fork_server
 from ..test_cli import target_flags
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
 
-# The server must be forked from a single-threaded process: a test process (an xdist worker
-# with execnet's threads) is not one, so a small holder process starts it.
-HOLDER = """
-import json, sys, threading
-from conformance.run import warm_workers
-if "--thread" in sys.argv:
-    threading.Thread(target=threading.Event().wait, daemon=True).start()
-warm = warm_workers.start()
-print(json.dumps(warm and {"python": warm.python_command(), "server": warm.server_pid,
-                           "folder": str(warm.folder)}), flush=True)
-sys.stdin.read()
-warm_workers.stop()
-"""
 PROBE = """
 import json, os, sys
 print(json.dumps({"warm": "conformance.run.plugin" in sys.modules, "cwd": os.getcwd(),
@@ -57,10 +44,7 @@ def _gone(pid: int, within_s: float = 10.0) -> bool:
 
 @pytest.fixture
 def server():
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    info = json.loads(holder.stdout.readline())
+    holder, info = hold_fork_server()
     assert info is not None, "the server did not start"
     info["holder"] = holder
     yield info
@@ -125,12 +109,10 @@ def test_without_the_server_a_launcher_starts_an_ordinary_python(server):
 
 
 def test_a_process_with_threads_starts_no_server():
-    holder = subprocess.run(
-        [sys.executable, "-c", HOLDER, "--thread"], input="\n", capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
-    assert holder.returncode == 0, holder.stderr
-    assert json.loads(holder.stdout.splitlines()[0]) is None
+    holder, info = hold_fork_server("--thread")
+    holder.stdin.close()
+    assert holder.wait(timeout=60) == 0
+    assert info is None
 
 
 def test_other_specs_and_runs_without_the_server_keep_their_workers():
