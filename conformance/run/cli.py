@@ -27,10 +27,10 @@ from conformance.reporting.summaries import (
 from conformance.run import embedded, warm_workers
 from conformance.run import options as opt
 from conformance.run.bytecode import use_private_bytecode_cache
+from conformance.run.datafiles import SUITES_DIR
 from conformance.run.process_end import end_process
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
-SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 # The plugins a run needs, by their pytest11 entry point names (how autoloading would name
 # them), and ours by module, which a bare checkout without entry points can import too.
 # Autoloading is off: it read every installed distribution's metadata and imported every

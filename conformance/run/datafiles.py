@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
+SUITES_DIR = _PACKAGE_DIR / "suites"  # the conformance suites, one folder a part
 
 
 def _data_dir(name: str) -> Path:

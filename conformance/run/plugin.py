@@ -35,6 +35,7 @@ from conformance.reporting.secrets import (
 )
 from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.run import embedded, hookspecs, options, progress, warm_workers
+from conformance.run.datafiles import SUITES_DIR
 from conformance.run.embedded import EmbeddedStartError, wallet_settings
 from conformance.run.locks import forget_platform_locks
 from conformance.run.markers import (
@@ -52,7 +53,6 @@ from conformance.run.profile import TargetProfile, load_profile
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
 
-SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
 MAX_ATTACHED_EXCHANGES = 40
 SINK_PARTS = frozenset({"webhooks", "transitions"})

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.run import embedded, worker_launcher
+from conformance.run.datafiles import SUITES_DIR
 
 __all__ = ["WarmWorkers", "preload", "start", "stop", "take", "worker_specs"]
 
@@ -59,7 +60,6 @@ WORKER_MODULES = (
     "hypothesis.stateful",
     "conformance.run.plugin",
 )
-SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 _SUITE_IMPORT = re.compile(r"^\s*(?:from|import)\s+(conformance(?:\.\w+)+)", re.MULTILINE)
 _MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes on Linux
 _ALLOWED_FLAGS = frozenset(("-u", "-B"))
