@@ -114,6 +114,9 @@ def pytest_configure(config: pytest.Config) -> None:
     register_markers(config)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:
+        # the controller emptied the Allure folder before any worker started; a worker that
+        # replaces a crashed one, emptying it again, lost every result written so far
+        config.option.clean_alluredir = False
         data = workerinput.get("conformance")
         if data is not None:
             state = SessionState.from_worker_input(data)

@@ -153,6 +153,10 @@ def test_a_crashed_worker_is_replaced_from_the_server_and_its_test_fails(tmp_pat
     assert run.summary["verdict"] == "failed"
     assert [f["nodeid"].rsplit("::", 1)[-1] for f in run.summary["failures"]] == [crashing]
     assert run.summary["totals"]["passed"] > 0  # the rest ran, on the replacement too
+    # and the replacement kept the Allure results written before it started
+    results = (run.report_dir / "allure-results").glob("*-result.json")
+    passed = [r for r in results if json.loads(r.read_text())["status"] == "passed"]
+    assert len(passed) == run.summary["totals"]["passed"]
     seen = {p.stem: json.loads(p.read_text()) for p in probes.glob("*.json")}
     workers = sorted(name for name in seen if name != "controller")
     assert len(workers) == 3, workers  # gw0, gw1 and the replacement
