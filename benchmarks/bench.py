@@ -9,10 +9,12 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
   executes per second from 8 threads on distinct quotes, and whether the ledger still
   balances afterwards (funded = left on the source + credited to the destination);
 - the suite: wall time of ``conformance run`` against the embedded sandbox, serial and with
-  ``-n 2``, ``-n 4``, ``-n 8`` and the speed-up of each over serial; CPU per request of the
-  whole run and the suite's own share (everything but the sandbox's work); a run against a
-  sandbox whose quotes live 60 s, with its waits on the target's clock and the rest; the
-  same scaling against a sandbox that answers every request 10 ms late (a remote target);
+  ``-n 2``, ``-n 4``, ``-n 8`` and the speed-up of each over serial, with a sandbox per
+  worker (up to the CPUs: the default) and with one sandbox the workers share; CPU per
+  request of the whole run and the suite's own share (everything but the sandboxes' work);
+  a run against a sandbox whose quotes live 60 s, with its waits on the target's clock and
+  the rest; the same scaling against one sandbox that answers every request 10 ms late (a
+  remote target, which the workers share);
 - with ``--self-tests``, the wall time of the project's own test suite.
 
 Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
@@ -250,17 +252,22 @@ def _is_sandbox(pid: int) -> bool:
         return False
 
 
-def bench_suite(workers: int | None, *, embedded_args: str = "") -> dict[str, Any]:
-    """One ``conformance run`` against the embedded sandbox: wall time, CPU of the whole
-    run (suite, workers, sandbox), the sandbox's own CPU (sampled from /proc every 0.1 s
-    while it runs, so up to 0.1 s of it may be missed), and the time spent waiting on the
-    target's clock (from the progress lines of long waits)."""
+def bench_suite(
+    workers: int | None, *, embedded_args: str = "", sandboxes: int | None = None
+) -> dict[str, Any]:
+    """One ``conformance run`` against the embedded sandbox (``sandboxes`` of them under
+    xdist, default one per worker up to the CPUs): wall time, CPU of the whole run (suite,
+    workers, sandboxes), the sandboxes' own CPU (sampled from /proc every 0.1 s while they
+    run, so up to 0.1 s of each may be missed), and the time spent waiting on the target's
+    clock (from the progress lines of long waits)."""
     with tempfile.TemporaryDirectory() as report_dir:
         command = [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={report_dir}"]
         if workers:
             command += ["-n", str(workers)]
         if embedded_args:
             command.append(f"--embedded-args={embedded_args}")
+        if sandboxes:
+            command.append(f"--embedded-sandboxes={sandboxes}")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -284,6 +291,7 @@ def bench_suite(workers: int | None, *, embedded_args: str = "") -> dict[str, An
     waits = [float(w) for w in _WAIT_DONE.findall("".join(output))]
     figures: dict[str, Any] = {
         "workers": workers or 1,
+        "sandboxes": len(sandbox_cpu),
         "exit_code": process.returncode,
         "wall_s": round(wall, 2),
         "tests": summary["totals"],
@@ -317,7 +325,9 @@ def bench_self_tests() -> dict[str, Any]:
             "result": last}  # fmt: skip
 
 
-def _scaling(workers: list[int], embedded_args: str = "", rounds: int = 1) -> list[dict[str, Any]]:
+def _scaling(
+    workers: list[int], embedded_args: str = "", rounds: int = 1, sandboxes: int | None = None
+) -> list[dict[str, Any]]:
     """Serial, then each worker count, in ``rounds`` alternated rounds: on a shared machine
     the speed drifts from one minute to the next, so each round's speed-up is taken over
     that round's own serial run. Each entry is the run of median wall time, with every
@@ -326,7 +336,7 @@ def _scaling(workers: list[int], embedded_args: str = "", rounds: int = 1) -> li
     runs: dict[int | None, list[dict[str, Any]]] = {n: [] for n in counts}
     for _ in range(rounds):
         for n in counts:
-            runs[n].append(bench_suite(n, embedded_args=embedded_args))
+            runs[n].append(bench_suite(n, embedded_args=embedded_args, sandboxes=sandboxes))
     serial_walls = [run["wall_s"] for run in runs[None]]
     figures = []
     for n in counts:
@@ -345,14 +355,18 @@ def suite_figures(
     workers: list[int], quote_lifetime: int, slow_ms: int, rounds: int = 1
 ) -> dict[str, Any]:
     runs = _scaling(workers, rounds=rounds)
+    # the workers of a run against any other target share it: so does this series
+    shared = _scaling(workers, rounds=rounds, sandboxes=1)
     slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
     latency: dict[str, Any] = {}
     if slow_ms:
-        # a target whose latency, not the suite's CPU, bounds the run
+        # a remote target, shared by the workers, whose latency, not the suite's CPU,
+        # bounds the run
         delay = f"--response-delay {slow_ms / 1000:g}"
-        latency[f"target_answers_after_{slow_ms}_ms"] = _scaling(workers, delay)
+        latency[f"target_answers_after_{slow_ms}_ms"] = _scaling(workers, delay, sandboxes=1)
     return {
         "embedded": runs,
+        "embedded_one_shared_sandbox": shared,
         **latency,
         f"quotes_live_{quote_lifetime}_s": {
             **slow,

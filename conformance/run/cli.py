@@ -186,8 +186,16 @@ def _launch_sandbox_early(ns: argparse.Namespace) -> None:
         embedded.launch_early(
             embedded.sandbox_args(
                 profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
-            )
+            ),
+            count=embedded.sandbox_count(profile, _worker_count(ns.workers)),
         )
+
+
+def _worker_count(workers: str | None) -> int:
+    """The number of xdist workers ``-n`` asks for (``auto``/``logical``: about the CPUs)."""
+    if not workers:
+        return 0
+    return int(workers) if workers.isdigit() else embedded.usable_cpus()
 
 
 def command_run(ns: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ the one JSON line the output contract promises.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -23,8 +24,10 @@ __all__ = [
     "launch_early",
     "launch_embedded",
     "sandbox_args",
+    "sandbox_count",
     "start_embedded",
     "take_early",
+    "usable_cpus",
     "wallet_settings",
 ]
 
@@ -128,14 +131,15 @@ def start_embedded(extra_args: str = "", *, python: str = sys.executable) -> Emb
 _early: list[tuple[str, EmbeddedLaunch]] = []
 
 
-def launch_early(extra_args: str) -> None:
-    """Start the sandbox a run is about to ask for (``take_early``)."""
+def launch_early(extra_args: str, count: int = 1) -> None:
+    """Start the ``count`` sandboxes a run is about to ask for (``take_early``)."""
     cancel_early()
-    _early.append((extra_args, launch_embedded(extra_args)))
+    for _ in range(count):
+        _early.append((extra_args, launch_embedded(extra_args)))
 
 
 def take_early(extra_args: str) -> EmbeddedLaunch | None:
-    """The sandbox started early with exactly these arguments, or None (one started with
+    """A sandbox started early with exactly these arguments, or None (one started with
     other arguments is stopped: the run decided otherwise)."""
     if not _early:
         return None
@@ -144,6 +148,26 @@ def take_early(extra_args: str) -> EmbeddedLaunch | None:
         return launch
     launch.cancel()
     return None
+
+
+def sandbox_count(profile: Any, workers: int) -> int:
+    """How many embedded sandboxes a run of ``profile`` with ``workers`` xdist workers starts:
+    ``profile.embedded_sandboxes`` if set, else one per worker up to the CPUs this process
+    may use. Worker ``gwN`` uses sandbox ``N mod count``: with one each, a worker has a target
+    of its own, as a serial run has, instead of queueing behind the other workers' requests
+    at one sandbox's event loop. A sink with a public URL or its own CA stays one sink for
+    one sandbox."""
+    if workers < 2 or profile.sink_https or profile.sink_public_url:
+        return 1
+    wanted = profile.embedded_sandboxes or usable_cpus()
+    return max(1, min(wanted, workers))
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system tells)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def cancel_early() -> None:

@@ -23,7 +23,7 @@ class Setting:
     env: str
     key: str
     help: str
-    kind: str = "str"  # str | bool | float | list | choice
+    kind: str = "str"  # str | bool | float | count | list | choice
     choices: tuple[str, ...] = ()
 
     @property
@@ -165,6 +165,15 @@ EMBEDDED_ARGS = Setting(
     "embedded_args",
     "extra flags for the embedded reference sandbox (e.g. '--regulated --fault NAME')",
 )
+EMBEDDED_SANDBOXES = Setting(
+    "--embedded-sandboxes",
+    "CONFORMANCE_EMBEDDED_SANDBOXES",
+    "embedded_sandboxes",
+    "how many embedded reference sandboxes a run with -n workers starts; worker gwN uses "
+    "sandbox N mod this (default: one per worker, up to the number of CPUs; 1: the workers "
+    "share one sandbox, as they share any other target)",
+    kind="count",
+)
 WALLET_ENCLAVE_KEY = Setting(
     "--wallet-enclave-public-key",
     "CONFORMANCE_WALLET_ENCLAVE_PUBLIC_KEY",
@@ -222,6 +231,7 @@ SETTINGS: tuple[Setting, ...] = (
     SINK_PUBLIC_URL,
     WEBHOOK_TIMEOUT,
     EMBEDDED_ARGS,
+    EMBEDDED_SANDBOXES,
     WALLET_ENCLAVE_KEY,
     WALLET_RP_ID,
     WALLET_ORIGIN,
@@ -236,6 +246,9 @@ RECORD_EXCHANGES_FLAG = "--record-exchanges"
 
 # Profile-file tables that are not single flags.
 FIELD_NAMES_TABLE = "field_names"
+
+
+METAVARS = {"bool": "true|false", "float": "SECONDS", "count": "N", "list": "A,B"}
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -281,7 +294,7 @@ def add_options(parser: pytest.Parser) -> None:
         "turns it on)",
     )
     for setting in SETTINGS:
-        metavar = {"bool": "true|false", "float": "SECONDS", "list": "A,B"}.get(setting.kind)
+        metavar = METAVARS.get(setting.kind)
         group.addoption(
             setting.flag,
             dest=setting.dest,

@@ -4,6 +4,12 @@ The plugin is active when the run collects the conformance suites. The controlli
 then resolves the target profile, starts the embedded reference sandbox when no target is
 given, starts the webhook sink and registers it, and writes the summary; xdist workers get
 the resolved profile and the sink's address through ``workerinput``.
+
+Under xdist the embedded default starts a sandbox per worker (``embedded.sandbox_count``),
+each with its own sink: a lane (``SessionState.lane_for``). A worker then meets what a
+serial run meets, a target and a sink of its own, instead of waiting behind the other
+workers' requests at one sandbox's event loop. The controller starts and stops them all and
+knows every lane's secrets, so its reports scrub them all.
 """
 
 from __future__ import annotations
@@ -139,8 +145,9 @@ def pytest_configure(config: pytest.Config) -> None:
     redaction.install_allure_scrubbing()
     _install_sigterm(config)
     if profile.embedded:
-        _start_embedded(state)
-    _register_secrets(state.profile)
+        _start_embedded(state, embedded.sandbox_count(profile, _xdist_workers(config)))
+    for lane in state.lanes():
+        _register_secrets(lane.profile)
     summary = SummaryReporter(
         Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
     )
@@ -155,7 +162,8 @@ def pytest_configure(config: pytest.Config) -> None:
         message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
         pytest.exit(message, returncode=EXIT_NOT_RUN)
     if parts & SINK_PARTS and state.profile.writes_allowed:
-        _start_sink(state)
+        for lane in state.lanes():
+            _start_sink(lane)
     _activate(config, state)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
@@ -168,6 +176,13 @@ def _start_workers_warm(config: pytest.Config) -> None:
     specs = getattr(config.option, "tx", None)
     if specs:
         config.option.tx = warm_workers.worker_specs(list(specs))
+
+
+def _xdist_workers(config: pytest.Config) -> int:
+    """How many xdist workers this run starts (0 when its tests run in this process)."""
+    if getattr(config.option, "dist", "no") == "no":
+        return 0
+    return len(getattr(config.option, "tx", None) or ())
 
 
 def _end_worker_process() -> None:
@@ -263,19 +278,36 @@ def _target_view(profile: TargetProfile) -> dict[str, Any]:
     return {"base_url": profile.base_url, "environment": profile.environment}
 
 
-def _start_embedded(state: SessionState) -> None:
+def _start_embedded(state: SessionState, count: int) -> None:
+    """Start the embedded sandbox, and ``count - 1`` more for the xdist workers (each a
+    lane of its own: ``SessionState.lane_for``); the profile points at the first."""
     profile = state.profile
     args = embedded.sandbox_args(
         profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
     )
+    launches: list[embedded.EmbeddedLaunch] = []
     try:
-        launch = embedded.take_early(args) or embedded.launch_embedded(args)
-        sandbox = launch.ready()
+        # all started before any is waited for: their start-ups overlap
+        for _ in range(count):
+            launches.append(embedded.take_early(args) or embedded.launch_embedded(args))
+        sandboxes = [launch.ready() for launch in launches]
     except (EmbeddedStartError, OSError) as exc:
+        for launch in launches:
+            launch.cancel()
         raise pytest.UsageError(f"conformance: {exc}") from exc
-    info = sandbox.info
-    state.embedded = sandbox
-    state.profile = profile.with_target(
+    finally:
+        embedded.cancel_early()  # any the command line started beyond these
+    state.embedded = sandboxes[0]
+    state.profile = _embedded_profile(profile, sandboxes[0].info)
+    state.other_lanes = [
+        SessionState(profile=_embedded_profile(profile, sandbox.info), embedded=sandbox)
+        for sandbox in sandboxes[1:]
+    ]
+
+
+def _embedded_profile(profile: TargetProfile, info: dict[str, Any]) -> TargetProfile:
+    """``profile`` pointed at the embedded sandbox that printed ``info``."""
+    return profile.with_target(
         info["base_url"],
         client_id=info["client_id"],
         client_secret=info["client_secret"],
@@ -349,34 +381,49 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is None or hasattr(config, "workerinput"):
         return
+    lanes = state.lanes()
     try:
-        if state.registration is not None:
-            try:
-                state.registration.restore()
-            except Exception as exc:  # the target may be why the run stopped; say so, go on
-                print(
-                    redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
-                    file=sys.stderr,
-                )
-            state.registration.uninstall()
-        if state.sink_server is not None:
-            state.sink_server.stop()
-        if state.embedded is not None:
-            state.embedded.begin_stop()  # it shuts down while the report folder is scrubbed
+        for lane in lanes:
+            _stop_sink(lane)
+        for lane in lanes:
+            if lane.embedded is not None:
+                lane.embedded.begin_stop()  # it shuts down while the report folder is scrubbed
     finally:
         try:
             # the last pass: whatever any writer left in the report folder, scrubbed
             redaction.scrub_tree(Path(state.profile.report_dir))
         finally:
-            if state.embedded is not None:
-                profile = state.profile
-                if profile.base_url is not None:
-                    ids = [c.client_id for c in (profile.primary, profile.second) if c]
-                    forget_platform_locks(profile.base_url, *ids)
-                # the run is done with it and its state is thrown away: what is left of its
-                # graceful shutdown (uvicorn lingers 0.1 s for open connections) is cut
-                # short; its database commits are already durable
-                state.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)
+            for lane in lanes:
+                _stop_embedded(lane)
+
+
+def _stop_sink(lane: SessionState) -> None:
+    """Put the target's webhookEndpoint back and stop the sink."""
+    if lane.registration is not None:
+        try:
+            lane.registration.restore()
+        except Exception as exc:  # the target may be why the run stopped; say so, go on
+            print(
+                redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
+                file=sys.stderr,
+            )
+        lane.registration.uninstall()
+    if lane.sink_server is not None:
+        lane.sink_server.stop()
+
+
+def _stop_embedded(lane: SessionState) -> None:
+    """Stop an embedded sandbox at the end of the run, and drop its lock files."""
+    if lane.embedded is None:
+        return
+    profile = lane.profile
+    if profile.base_url is not None:
+        ids = [c.client_id for c in (profile.primary, profile.second) if c]
+        forget_platform_locks(profile.base_url, *ids)
+    # the run is done with it and its state is thrown away: what is left of its graceful
+    # shutdown (uvicorn lingers 0.1 s for open connections) is cut short; its database
+    # commits are already durable
+    lane.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)
 
 
 class _XdistBridge:
@@ -386,7 +433,7 @@ class _XdistBridge:
         self.state = state
 
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput["conformance"] = self.state.worker_input()
+        node.workerinput["conformance"] = self.state.lane_for(node.gateway.id).worker_input()
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """Learn the secrets a worker learnt, so the last pass over the report folder

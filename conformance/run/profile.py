@@ -96,6 +96,7 @@ class TargetProfile:
     sink_public_url: str | None = None
     webhook_timeout: float = 20.0
     embedded_args: str = ""
+    embedded_sandboxes: int | None = None  # under xdist; None: one per worker, up to the CPUs
     field_names: Mapping[str, str] = field(default_factory=lambda: dict(FIELD_NAME_DEFAULTS))
     embedded: bool = False
     # §5 embedded wallet: what the interface does not show (the sandbox prints them)
@@ -275,6 +276,14 @@ def _coerce(setting: opt.Setting, raw: object, source: str) -> Any:
         if value <= 0:
             raise _usage(name, raw, "must be positive", "Give seconds, e.g. 10.")
         return value
+    if setting.kind == "count":
+        try:
+            count = int(str(raw).strip()) if not isinstance(raw, bool) else 0
+        except ValueError:
+            count = 0
+        if count < 1:
+            raise _usage(name, raw, "not a positive whole number", "Give e.g. 2.")
+        return count
     if setting.kind == "list":
         items = raw if isinstance(raw, list) else str(raw).split(",")
         return tuple(str(i).strip() for i in items if str(i).strip())
@@ -368,6 +377,13 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
         raise _usage(
             opt.EMBEDDED_ARGS.flag,
             values["embedded_args"],
+            "only applies to the embedded sandbox",
+            f"Drop it, or drop {opt.BASE_URL.flag}.",
+        )
+    if values.get("embedded_sandboxes") and not embedded:
+        raise _usage(
+            opt.EMBEDDED_SANDBOXES.flag,
+            values["embedded_sandboxes"],
             "only applies to the embedded sandbox",
             f"Drop it, or drop {opt.BASE_URL.flag}.",
         )

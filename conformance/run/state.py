@@ -27,6 +27,19 @@ class SessionState:
     # controller-only resources, stopped at unconfigure
     sink_server: Any = None
     registration: Any = None
+    # embedded runs under xdist: a session per further sandbox, each with its own sink
+    # (``embedded.sandbox_count``); this session is the first
+    other_lanes: list[SessionState] = field(default_factory=list)
+
+    def lanes(self) -> list[SessionState]:
+        """This session, then one per further embedded sandbox."""
+        return [self, *self.other_lanes]
+
+    def lane_for(self, worker_id: str) -> SessionState:
+        """The session xdist worker ``gwN`` joins: lane ``N mod`` the number of lanes."""
+        lanes = self.lanes()
+        digits = worker_id.removeprefix("gw")
+        return lanes[int(digits) % len(lanes)] if digits.isdigit() else self
 
     def worker_input(self) -> dict[str, Any]:
         """What an xdist worker needs to join the session (in memory only)."""

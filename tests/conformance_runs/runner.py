@@ -9,6 +9,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,14 @@ def conformance_run(
     summary_file = report_dir / "summary.json"
     summary = json.loads(summary_file.read_text()) if summary_file.exists() else {}
     return RunResult(done.returncode, done.stdout + done.stderr, summary, report_dir)
+
+
+def process_gone(pid: int, within_s: float = 10.0) -> bool:
+    """Whether process ``pid`` ends and is reaped within ``within_s`` (a zombie is not gone:
+    its parent did not wait for it)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        if not Path(f"/proc/{pid}").exists():
+            return True
+        time.sleep(0.02)
+    return False

@@ -106,6 +106,18 @@ def test_base_url_with_or_without_the_version_segment(url, expected):
         ([], {"CONFORMANCE_REQUEST_TIMEOUT": "-1"}, "must be positive"),
         (["--target-environment=production"], {}, "embedded reference sandbox is a sandbox"),
         (["--webhook-public-key=/no/such/key.pem"], {}, "neither PEM text nor a readable file"),
+        (["--embedded-sandboxes=0"], {}, "not a positive whole number"),
+        ([], {"CONFORMANCE_EMBEDDED_SANDBOXES": "two"}, "not a positive whole number"),
+        (
+            [
+                "--target-url=http://x",
+                "--client-id=a",
+                "--client-secret=b",
+                "--embedded-sandboxes=2",
+            ],
+            {},
+            "only applies to the embedded sandbox",
+        ),
         (
             ["--target-url=http://x", "--client-id=a", "--client-secret=b", "--second-client-id=c"],
             {},
@@ -116,6 +128,16 @@ def test_base_url_with_or_without_the_version_segment(url, expected):
 def test_missing_or_contradictory_settings_are_usage_errors(pytester, args, environ, message):
     with pytest.raises(pytest.UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
         profile_from(pytester, *args, environ=environ)
+
+
+def test_the_number_of_embedded_sandboxes_comes_from_a_flag_the_environment_or_the_file(
+    pytester,
+):
+    assert profile_from(pytester).embedded_sandboxes is None  # the default: per worker
+    assert profile_from(pytester, "--embedded-sandboxes=1").embedded_sandboxes == 1
+    environ = {"CONFORMANCE_EMBEDDED_SANDBOXES": "3"}
+    assert profile_from(pytester, environ=environ).embedded_sandboxes == 3
+    assert profile_from(pytester, file_text="embedded_sandboxes = 2\n").embedded_sandboxes == 2
 
 
 def test_unknown_profile_keys_are_usage_errors(pytester):

@@ -16,7 +16,7 @@ import pytest
 
 from conformance.run import warm_workers
 
-from ..conformance_runs.runner import conformance_run, hold_fork_server
+from ..conformance_runs.runner import conformance_run, hold_fork_server, process_gone
 from ..test_cli import target_flags
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
@@ -29,17 +29,6 @@ print(json.dumps({"warm": "conformance.run.plugin" in sys.modules, "cwd": os.get
                   "pycache": sys.pycache_prefix}))
 print("to stderr", file=sys.stderr)
 """
-
-
-def _gone(pid: int, within_s: float = 10.0) -> bool:
-    """Whether process ``pid`` ends and is reaped within ``within_s`` (a zombie is not gone:
-    its parent did not wait for it)."""
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if not Path(f"/proc/{pid}").exists():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 @pytest.fixture
@@ -96,13 +85,13 @@ def test_a_worker_whose_launcher_is_killed_is_killed(server):
     worker = int(launcher.stdout.readline())
     launcher.kill()
     launcher.wait(timeout=10)
-    assert _gone(worker), "the worker outlived its launcher"
+    assert process_gone(worker), "the worker outlived its launcher"
 
 
 def test_without_the_server_a_launcher_starts_an_ordinary_python(server):
     server["holder"].stdin.close()
     server["holder"].wait(timeout=30)
-    assert _gone(server["server"]) and not Path(server["folder"]).exists()
+    assert process_gone(server["server"]) and not Path(server["folder"]).exists()
     done = _launch(server, PROBE, input="x\n")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["warm"] is False
@@ -136,7 +125,7 @@ def test_a_parallel_run_forks_its_workers_from_the_server_and_leaves_nothing(tmp
     servers = {seen[w]["ppid"] for w in ("gw0", "gw1")}
     assert len(servers) == 1 and controller not in servers  # forked, not started by execnet
     for pid in (*servers, seen["gw0"]["pid"], seen["gw1"]["pid"]):
-        assert _gone(pid, within_s=5), f"process {pid} of the run is still running"
+        assert process_gone(pid, within_s=5), f"process {pid} of the run is still running"
 
 
 @pytest.mark.slow
@@ -207,7 +196,7 @@ def test_an_interrupted_parallel_run_is_incomplete_and_leaves_no_process(
         assert summary["verdict"] == "incomplete"
         for record in seen.values():
             for pid in (record["pid"], record["ppid"]):  # the worker, the server
-                assert _gone(pid), f"process {pid} of the run is still there"
+                assert process_gone(pid), f"process {pid} of the run is still there"
     finally:
         if run is not None and run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
