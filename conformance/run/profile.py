@@ -373,20 +373,14 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
                 f"(or {opt.CLIENT_ID.env} / {opt.CLIENT_SECRET.env}).",
             )
         base_url = normalise_base_url(str(base_url))
-    if values.get("embedded_args") and not embedded:
-        raise _usage(
-            opt.EMBEDDED_ARGS.flag,
-            values["embedded_args"],
-            "only applies to the embedded sandbox",
-            f"Drop it, or drop {opt.BASE_URL.flag}.",
-        )
-    if values.get("embedded_sandboxes") and not embedded:
-        raise _usage(
-            opt.EMBEDDED_SANDBOXES.flag,
-            values["embedded_sandboxes"],
-            "only applies to the embedded sandbox",
-            f"Drop it, or drop {opt.BASE_URL.flag}.",
-        )
+    for setting in (opt.EMBEDDED_ARGS, opt.EMBEDDED_SANDBOXES):
+        if values.get(setting.key) and not embedded:
+            raise _usage(
+                setting.flag,
+                values[setting.key],
+                "only applies to the embedded sandbox",
+                f"Drop it, or drop {opt.BASE_URL.flag}.",
+            )
     key = values.get("webhook_public_key")
     if key is not None:
         values["webhook_public_key"] = _read_key(key)
