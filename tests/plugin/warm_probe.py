@@ -3,8 +3,8 @@
 Loaded with ``-p tests.plugin.warm_probe``; writes ``<WARM_PROBE_DIR>/<worker id>.json``
 (``controller`` for the controlling process) with its pid and its parent's, the base URL
 of the target it runs against, and in the controller every embedded sandbox's base URL and
-pid. With
-``WARM_PROBE_CRASH=<test name>``, the worker running that test dies of SIGKILL in it.
+pid. With ``WARM_PROBE_CRASH=<test name>``, the worker running that test dies of SIGKILL
+in it.
 """
 
 from __future__ import annotations
