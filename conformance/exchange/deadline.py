@@ -8,6 +8,8 @@ passed, so no request outlives its deadline, whatever the target does.
 
 from __future__ import annotations
 
+import functools
+import ssl
 import threading
 import time
 import typing
@@ -18,7 +20,7 @@ import httpcore
 import httpx
 from httpcore._backends.sync import SyncBackend
 
-__all__ = ["deadline", "deadline_transport", "time_left"]
+__all__ = ["deadline", "deadline_transport", "default_ssl_context", "time_left"]
 
 _local = threading.local()
 
@@ -32,6 +34,13 @@ def deadline(seconds: float) -> Iterator[None]:
         yield
     finally:
         _local.deadline = previous
+
+
+@functools.cache
+def default_ssl_context() -> ssl.SSLContext:
+    """httpx's default verifying context, built once per process: building one reads the
+    whole CA bundle (20 ms of CPU), and a run makes a client per platform and process."""
+    return httpx.create_ssl_context()
 
 
 def time_left() -> float | None:
@@ -106,7 +115,9 @@ class _DeadlineBackend(httpcore.NetworkBackend):
 
 
 def deadline_transport(**kwargs: typing.Any) -> httpx.HTTPTransport:
-    """An httpx transport whose sockets honour :func:`deadline`."""
+    """An httpx transport whose sockets honour :func:`deadline`; it verifies TLS with the
+    process's one default context unless ``verify`` says otherwise."""
+    kwargs.setdefault("verify", default_ssl_context())
     transport = httpx.HTTPTransport(**kwargs)
     transport._pool._network_backend = _DeadlineBackend()
     return transport

@@ -8,6 +8,7 @@ arrives, so a view never sleeps.
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -105,7 +106,12 @@ class SinkView:
             load_public_key(public_key) if isinstance(public_key, str | bytes) else public_key
         )
         self.timeout_s = timeout_s
-        self._client = httpx.Client(trust_env=False, timeout=timeout_s, transport=transport)
+        # the control API is plain HTTP on loopback: a context that trusts no CA (any TLS
+        # fails) spares reading the whole CA bundle for each view, 20 ms of CPU
+        no_tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        self._client = httpx.Client(
+            trust_env=False, timeout=timeout_s, transport=transport, verify=no_tls
+        )
         self._cache: list[Delivery] = []
         self._lock = threading.Lock()
 
