@@ -164,9 +164,22 @@ def test_the_matcher_finds_what_a_plain_leftmost_longest_scan_finds(forms, piece
     chosen = [ordered[p % len(ordered)] for p in picks]
     text = "".join(piece + form for piece, form in zip(pieces, chosen, strict=False))
     expected = _leftmost_longest(text, forms)
+    # a caller's extra secrets are a matcher of their own, searched in the same pass
+    split = set(ordered[::2])
     for find_limit in (0, 10**9, redaction._FIND_LIMIT):  # index only, find only, as shipped
         with patch.object(redaction, "_FIND_LIMIT", find_limit):
             assert _Matcher(set(forms), frozenset()).sub(text) == expected, find_limit
+            also = _Matcher(forms - split, frozenset())
+            assert _Matcher(split, frozenset()).sub(text, also=also) == expected, find_limit
+
+
+def test_a_callers_extra_secret_and_secrets_learnt_after_it_are_both_scrubbed():
+    extra = ("extra-secret-of-one-client-0001",)
+    assert scrub(f"a {extra[0]} b", extra) == f"a {REDACTED} b"
+    later = "a-secret-learnt-after-the-extra-one"
+    register_secret(later)
+    assert scrub(f"{extra[0]}|{later}", extra) == f"{REDACTED}|{REDACTED}"
+    assert scrub(f"{extra[0]}|{later}") == f"{extra[0]}|{REDACTED}"  # the extra is the caller's
 
 
 @settings(max_examples=300, derandomize=True, deadline=None)

@@ -53,8 +53,6 @@ _GRAMS = (16, 8, 4)
 # step ~180 ns)
 _FIND_LIMIT = 1024
 _cache_lock = threading.Lock()
-_cache: dict[tuple[int, tuple[str, ...]], _Matcher] = {}
-_latest: dict[tuple[str, ...], _Matcher] = {}
 
 
 _WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -162,11 +160,14 @@ class _Matcher:
     def empty(self) -> bool:
         return not self.scanned and not self.codes
 
-    def sub(self, text: str, replacement: str = REDACTED) -> str:
-        """Secret forms first, then one-time codes standing alone in what is left."""
-        if self.scanned and len(text) >= _KEY:
+    def sub(self, text: str, replacement: str = REDACTED, also: _Matcher | None = None) -> str:
+        """Secret forms first (this matcher's and ``also``'s, found together: leftmost,
+        longest over both, so no form is cut by another's replacement), then one-time
+        codes standing alone in what is left."""
+        tiers = self.scanned if also is None else self.scanned + also.scanned
+        if tiers and len(text) >= _KEY:
             found: list[tuple[int, int]] = []
-            for tier in self.scanned:
+            for tier in tiers:
                 tier.find_into(text, found)
             text = _replace_found(text, found, replacement)
         if self.codes:
@@ -177,36 +178,56 @@ class _Matcher:
         return text
 
 
-def _pattern(extra: tuple[str, ...] = ()) -> _Matcher | None:
+_MATCHER = _Matcher(set(), frozenset())  # grown in place, under _cache_lock
+_known: tuple[int, _Matcher] | None = None  # (forms version, the matcher at that version)
+_extras: dict[tuple[str, ...], _Matcher] = {}
+
+
+def _pattern() -> _Matcher | None:
+    """The matcher of every registered secret, grown as secrets are learnt."""
+    global _known
     version = forms_version()
-    cached = _cache.get((version, extra))
-    if cached is None:
+    if _known is None or _known[0] != version:
         with _cache_lock:
             version, forms = known_forms()
-            everything = set(forms)
-            for secret in extra:
-                everything |= {f for f in secret_forms(secret) if len(f) >= _KEY}
             codes = known_short_codes()
-            # secrets are only ever added: the matcher of these extras grows by the new
-            # forms, rather than being built again from all of them
-            previous = _latest.get(extra)
-            if previous is not None and previous.forms <= everything:
-                cached = previous.grown(everything, codes)
-            else:
-                cached = _Matcher(everything, codes)
-            _latest[extra] = cached
-            if len(_cache) > 64:
-                _cache.clear()
-            _cache[(version, extra)] = cached
-    return None if cached.empty else cached
+            # secrets are only ever added: the matcher grows by the new forms, rather than
+            # being built again from all of them
+            matcher = _MATCHER.grown(set(forms), codes)
+            _known = (version, matcher)
+    return None if _known[1].empty else _known[1]
+
+
+def _extra_matcher(extra: tuple[str, ...]) -> _Matcher:
+    """A matcher of ``extra`` alone (secrets one caller adds, such as the credentials a
+    client sends): searched beside the registered secrets' matcher rather than merged
+    into a copy of it, which had to grow by every secret learnt later."""
+    cached = _extras.get(extra)
+    if cached is None:
+        forms: set[str] = set()
+        for secret in extra:
+            forms |= {f for f in secret_forms(secret) if len(f) >= _KEY}
+        cached = _Matcher(forms, frozenset())
+        with _cache_lock:
+            if len(_extras) > 64:
+                _extras.clear()
+            _extras[extra] = cached
+    return cached
 
 
 def scrub(text: str, extra: tuple[str, ...] = ()) -> str:
     """``text`` with every form of every known secret (and of ``extra``) replaced."""
-    matcher = _pattern(extra)
-    if matcher is None or not text:
+    if not text:
         return text
-    return matcher.sub(text)
+    matcher = _pattern()
+    also = _extra_matcher(extra) if extra else None
+    if also is not None and also.empty:
+        also = None
+    if matcher is None:
+        if also is None:
+            return text
+        return also.sub(text)
+    return matcher.sub(text, also=also)
 
 
 def scrub_bytes(data: bytes, replacement: str = REDACTED) -> bytes:
