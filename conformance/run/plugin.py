@@ -398,10 +398,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _stop_sink(lane: SessionState) -> None:
-    """Put the target's webhookEndpoint back and stop the sink."""
+    """Put the target's webhookEndpoint back (not an embedded sandbox's: it is stopped next,
+    its state thrown away) and stop the sink."""
     if lane.registration is not None:
         try:
-            lane.registration.restore()
+            if lane.embedded is None:
+                lane.registration.restore()
         except Exception as exc:  # the target may be why the run stopped; say so, go on
             print(
                 redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
