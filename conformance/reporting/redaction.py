@@ -178,24 +178,27 @@ class _Matcher:
         return text
 
 
-_MATCHER = _Matcher(set(), frozenset())  # grown in place, under _cache_lock
-_known: tuple[int, _Matcher] | None = None  # (forms version, the matcher at that version)
+_MATCHER = _Matcher(set(), frozenset())  # every registered secret's; grown in place
+_matched_version = [-1]  # the forms version _MATCHER was last grown to
 _extras: dict[tuple[str, ...], _Matcher] = {}
 
 
-def _pattern() -> _Matcher | None:
-    """The matcher of every registered secret, grown as secrets are learnt."""
-    global _known
-    version = forms_version()
-    if _known is None or _known[0] != version:
+def _current_matcher() -> _Matcher:
+    """The matcher of every registered secret, grown to the secrets learnt so far."""
+    if _matched_version[0] != forms_version():
         with _cache_lock:
             version, forms = known_forms()
-            codes = known_short_codes()
             # secrets are only ever added: the matcher grows by the new forms, rather than
             # being built again from all of them
-            matcher = _MATCHER.grown(set(forms), codes)
-            _known = (version, matcher)
-    return None if _known[1].empty else _known[1]
+            _MATCHER.grown(set(forms), known_short_codes())
+            _matched_version[0] = version
+    return _MATCHER
+
+
+def _pattern() -> _Matcher | None:
+    """The current matcher, or None while no secret is registered."""
+    matcher = _current_matcher()
+    return None if matcher.empty else matcher
 
 
 def _extra_matcher(extra: tuple[str, ...]) -> _Matcher:
@@ -217,16 +220,10 @@ def _extra_matcher(extra: tuple[str, ...]) -> _Matcher:
 
 def scrub(text: str, extra: tuple[str, ...] = ()) -> str:
     """``text`` with every form of every known secret (and of ``extra``) replaced."""
-    if not text:
-        return text
-    matcher = _pattern()
+    matcher = _current_matcher()
     also = _extra_matcher(extra) if extra else None
-    if also is not None and also.empty:
-        also = None
-    if matcher is None:
-        if also is None:
-            return text
-        return also.sub(text)
+    if not text or (matcher.empty and (also is None or also.empty)):
+        return text
     return matcher.sub(text, also=also)
 
 
