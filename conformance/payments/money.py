@@ -31,6 +31,7 @@ from conformance.customers.money_customers import CustomerSetup
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.payments.quote_bodies import Corridor, quote_body
+from conformance.payments.target_clock import expiry_proven_at
 from conformance.payments.transaction_history import (
     ORDINARY_SUFFIX,
     TransactionHistory,
@@ -122,6 +123,8 @@ class Money(CustomerSetup, TransactionHistory):
         self.onboarding = Onboarding(client, profile)
         self._failing_number = failing_number
         self._terms: dict[str, Any] | None = None
+        # quote id -> time.monotonic() when the answer creating it arrived (target_clock.py)
+        self._quote_answered_at: dict[str, float] = {}
 
     # -- names the interface leaves open ---------------------------------------------------
 
@@ -351,6 +354,8 @@ class Money(CustomerSetup, TransactionHistory):
             exchange=response.exchange,
         )
         quote: dict[str, Any] = response.json
+        if isinstance(quote.get("id"), str):
+            self._quote_answered_at[quote["id"]] = time.monotonic()
         return quote
 
     def server_time(self) -> datetime | None:
@@ -369,10 +374,12 @@ class Money(CustomerSetup, TransactionHistory):
     def wait_past(self, quote: Mapping[str, Any], *, what: str = "a quote to expire") -> None:
         """Wait until the target's clock has passed the quote's ``expiresAt``.
 
-        Polls the target's Date header (whole seconds, so a second later than expiresAt is
-        past it for sure), less often while expiry is far; without one, the local clock
-        shifted by the target's createdAt. Bounded by expiresAt plus ``EXPIRY_MARGIN_S``,
-        never a fixed sleep. A long wait shows ``what`` it awaits on the console.
+        Ends at the first proof of it (``target_clock.py``): the target's Date header later
+        than ``expiresAt`` (polled, less often while expiry is far), or enough time since
+        the answer that created the quote (``quote["id"]``, made by :meth:`quote`). Without
+        a Date header, the local clock shifted by the target's ``createdAt``. Bounded by
+        ``expiresAt`` plus ``EXPIRY_MARGIN_S``, never a fixed sleep. A long wait shows
+        ``what`` it awaits on the console.
         """
         expires = parse_timestamp(quote.get("expiresAt"))
         created = parse_timestamp(quote.get("createdAt"))
@@ -381,8 +388,16 @@ class Money(CustomerSetup, TransactionHistory):
         offset = (created - datetime.now(UTC)) if created is not None else timedelta(0)
         lifetime = (expires - created).total_seconds() if created is not None else 0.0
         deadline = time.monotonic() + max(lifetime, 0.0) + EXPIRY_MARGIN_S
+        answered_at = self._quote_answered_at.get(str(quote.get("id")))
+        proven_at = (
+            None
+            if answered_at is None
+            else expiry_proven_at(quote.get("createdAt"), quote.get("expiresAt"), answered_at)
+        )
         progress: WaitProgress | None = None
         while time.monotonic() < deadline:
+            if proven_at is not None and time.monotonic() >= proven_at:
+                break
             server = self.server_time()
             now = server if server is not None else datetime.now(UTC) + offset
             if now > expires:
@@ -394,7 +409,8 @@ class Money(CustomerSetup, TransactionHistory):
             progress.tick(left)
             # half the time left while far (the Date header counts whole seconds), then 0.5 s
             pause = max(min(left / 2, 15.0), min(left, 0.5), 0.05)
-            time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
+            wake = min(deadline, proven_at if proven_at is not None else deadline)
+            time.sleep(min(pause, max(wake - time.monotonic(), 0)))
         if progress is not None:
             progress.done()
 

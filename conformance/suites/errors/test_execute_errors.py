@@ -67,9 +67,10 @@ def test_a_second_execute_debits_nothing(money, wallet, config_lock, advisory):
 @pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
 @pytest.mark.starts_early("quote_left_to_expire")
 def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, schema_registry):
-    """Waits until the target's clock has passed expiresAt (its Date header), bounded by
-    expiresAt plus a margin; the quote is made when the run starts and this test runs last,
-    so the wait overlaps with the rest of the run (the embedded sandbox's quotes live 3 s)."""
+    """Waits until the target's clock has passed expiresAt (its Date header, or the time
+    since the quote's creation), bounded by expiresAt plus a margin; the quote is made when
+    the run starts and this test runs last, so the wait overlaps with the rest of the run
+    (the embedded sandbox's quotes live 3 s)."""
     wallet, corridor, before, quote = quote_left_to_expire
     money.wait_past(quote, what=f"quote {quote.get('id')} to expire")
     response = money.execute(quote["id"])

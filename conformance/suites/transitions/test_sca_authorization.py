@@ -93,14 +93,18 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
     sca, challenge_left_to_expire
 ):
     """Waits until the target's clock has passed the challenge's expiresAt (its Date
-    header), bounded by that instant plus a margin; the challenge is made when the run
-    starts and this test runs last, so the wait overlaps with the rest of the run (the
-    embedded sandbox's quotes live 3 s)."""
+    header, or the time since the quote's creation), bounded by that instant plus a margin;
+    the challenge is made when the run starts and this test runs last, so the wait overlaps
+    with the rest of the run (the embedded sandbox's quotes live 3 s)."""
     money = sca.money
     wallet, quote = challenge_left_to_expire
     challenge = challenge_of(quote) or {}
     money.wait_past(
-        {"createdAt": quote.get("createdAt"), "expiresAt": challenge.get("expiresAt")},
+        {
+            "id": quote.get("id"),
+            "createdAt": quote.get("createdAt"),
+            "expiresAt": challenge.get("expiresAt"),
+        },
         what=f"the SCA challenge of quote {quote.get('id')} to expire",
     )
     transaction = money.wait_for_transaction(
