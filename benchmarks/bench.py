@@ -10,7 +10,9 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
   balances afterwards (funded = left on the source + credited to the destination);
 - the suite: wall time of ``conformance run`` against the embedded sandbox, serial and with
   ``-n 2``, ``-n 4``, ``-n 8`` and the speed-up of each over serial, with a sandbox per
-  worker (up to the CPUs: the default) and with one sandbox the workers share; CPU per
+  worker (up to the CPUs: the default) and with one sandbox the workers share; the best a
+  split into two processes can do here (two independent serial runs of half the parts each,
+  side by side, no xdist); CPU per
   request of the whole run and the suite's own share (everything but the sandboxes' work);
   a run against a sandbox whose quotes live 60 s, with its waits on the target's clock and
   the rest; the same scaling against one sandbox that answers every request 10 ms late (a
@@ -25,6 +27,8 @@ Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 2
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import os
 import re
@@ -36,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -253,7 +258,11 @@ def _is_sandbox(pid: int) -> bool:
 
 
 def bench_suite(
-    workers: int | None, *, embedded_args: str = "", sandboxes: int | None = None
+    workers: int | None,
+    *,
+    embedded_args: str = "",
+    sandboxes: int | None = None,
+    parts: str | None = None,
 ) -> dict[str, Any]:
     """One ``conformance run`` against the embedded sandbox (``sandboxes`` of them under
     xdist, default one per worker up to the CPUs): wall time, CPU of the whole run (suite,
@@ -268,6 +277,8 @@ def bench_suite(
             command.append(f"--embedded-args={embedded_args}")
         if sandboxes:
             command.append(f"--embedded-sandboxes={sandboxes}")
+        if parts:
+            command.append(f"--parts={parts}")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -285,6 +296,7 @@ def bench_suite(
         reader.join(10)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         summary = json.loads((Path(report_dir) / "summary.json").read_text())
+        part_seconds = _part_seconds(Path(report_dir) / "junit.xml")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     requests = summary.get("requests") or 0
     target_cpu = sum(sandbox_cpu.values())
@@ -303,6 +315,7 @@ def bench_suite(
             round(1000 * (cpu - target_cpu) / requests, 2) if requests else None
         ),
         "waits_s": waits,
+        "part_seconds": part_seconds,
     }
     if embedded_args:
         figures["embedded_args"] = embedded_args
@@ -310,6 +323,56 @@ def bench_suite(
 
 
 _WAIT_DONE = re.compile(r"done waiting for .*?\((\d+) s\)")
+
+
+def _part_seconds(junit: Path) -> dict[str, float]:
+    """Seconds of test time per spec part, read off a run's JUnit XML (a test case's class
+    name starts with its part's folder)."""
+    seconds: dict[str, float] = {}
+    with contextlib.suppress(OSError, ET.ParseError):
+        for case in ET.parse(junit).iter("testcase"):
+            part = (case.get("classname") or "").split(".")[0]
+            seconds[part] = seconds.get(part, 0.0) + float(case.get("time") or 0)
+    return {part: round(value, 3) for part, value in sorted(seconds.items())}
+
+
+def _halves(part_seconds: dict[str, float]) -> tuple[str, str]:
+    """The two groups of parts whose test times are closest (every split is tried: there
+    are eight parts)."""
+    parts = sorted(part_seconds)
+    total = sum(part_seconds.values())
+    best: tuple[float, tuple[str, ...]] = (total, tuple(parts))
+    for size in range(1, len(parts)):
+        for group in itertools.combinations(parts, size):
+            gap = abs(total - 2 * sum(part_seconds[p] for p in group))
+            best = min(best, (gap, group))
+    rest = tuple(p for p in parts if p not in best[1])
+    return ",".join(best[1]), ",".join(rest)
+
+
+def _split_ceiling(rounds: int) -> dict[str, Any]:
+    """What splitting the run across two processes can gain here at best, with no xdist
+    at all: each round, a serial run, then two independent serial runs side by side (each
+    with its own sandbox), of the two halves of the parts closest in test time. A -n 2 run
+    cannot beat this: it pays the same two start-ups and more."""
+    ratios, walls, splits = [], [], []
+    for _ in range(rounds):
+        serial = bench_suite(None)
+        first, second = _halves(serial["part_seconds"])
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(2) as pool:
+            halves = list(pool.map(lambda parts: bench_suite(None, parts=parts), (first, second)))
+        wall = time.perf_counter() - t0
+        if any(half["exit_code"] != 0 for half in halves):
+            raise RuntimeError(f"a half run failed: {[h['exit_code'] for h in halves]}")
+        ratios.append(round(serial["wall_s"] / wall, 2))
+        walls.append({"serial": serial["wall_s"], "halves_side_by_side": round(wall, 2),
+                      "each_half": [half["wall_s"] for half in halves]})  # fmt: skip
+        splits.append([first, second])
+    return {
+        "speedup_vs_serial": round(statistics.median(ratios), 2),
+        "rounds": {"speedup_vs_serial": ratios, "wall_s": walls, "halves": splits},
+    }
 
 
 def bench_self_tests() -> dict[str, Any]:
@@ -355,6 +418,7 @@ def suite_figures(
     workers: list[int], quote_lifetime: int, slow_ms: int, rounds: int = 1
 ) -> dict[str, Any]:
     runs = _scaling(workers, rounds=rounds)
+    ceiling = _split_ceiling(rounds)
     # the workers of a run against any other target share it: so does this series
     shared = _scaling(workers, rounds=rounds, sandboxes=1)
     slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
@@ -366,6 +430,7 @@ def suite_figures(
         latency[f"target_answers_after_{slow_ms}_ms"] = _scaling(workers, delay, sandboxes=1)
     return {
         "embedded": runs,
+        "embedded_two_independent_halves": ceiling,
         "embedded_one_shared_sandbox": shared,
         **latency,
         f"quotes_live_{quote_lifetime}_s": {
