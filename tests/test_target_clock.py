@@ -11,9 +11,6 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.contract.schemas import default_registry
-from conformance.exchange.client import ExchangeLog, TargetClient
-from conformance.exchange.evidence import Redactor
 from conformance.payments.money import EXPIRY_MARGIN_S, Money
 from conformance.payments.target_clock import (
     CLOCK_SKEW_S,
@@ -21,10 +18,10 @@ from conformance.payments.target_clock import (
     expiry_proven_at,
     timestamp_resolution,
 )
-from conformance.run.profile import Credentials, TargetProfile
+from conformance.run.profile import TargetProfile
+from tests.answering_client import BASE, client_answering
 from tests.test_schemas import PLATFORM_CONFIG, QUOTE
 
-BASE = "http://target.invalid/2025-10-13"
 LIFETIME_S = 0.4
 
 
@@ -82,16 +79,7 @@ def money_against(date_header: datetime, lifetime_s: float) -> Money:
             return httpx.Response(201, json=quote, headers=headers)
         return httpx.Response(200, json=PLATFORM_CONFIG, headers=headers)
 
-    client = TargetClient(
-        base_url=BASE,
-        credentials=Credentials("tok_id", "secret-value-long-enough"),
-        timeout=2.0,
-        registry=default_registry(),
-        log=ExchangeLog(),
-        redactor=Redactor(("secret-value-long-enough",)),
-        http=httpx.Client(transport=httpx.MockTransport(answer)),
-    )
-    return Money(client, TargetProfile(base_url=BASE))
+    return Money(client_answering(answer), TargetProfile(base_url=BASE))
 
 
 def test_a_wait_ends_by_the_time_since_creation_when_the_date_header_lags() -> None:

@@ -14,26 +14,10 @@ import pytest
 from conformance.agents.flows import Agents
 from conformance.cards.flows import Card, Cards
 from conformance.contract.failures import ConformanceFailure
-from conformance.contract.schemas import default_registry
-from conformance.exchange.client import ExchangeLog, TargetClient
-from conformance.exchange.evidence import Redactor
 from conformance.invitations.flows import Invitations, uma_addresses
-from conformance.run.profile import Credentials
+from tests.answering_client import client_answering
 
 GARBAGE: list[Any] = [None, [], "x", 3, {"id": 3}, {"id": ""}, {"status": "PENDING"}]
-BASE = "http://target.invalid/2025-10-13"
-
-
-def client_answering(handler: Callable[[httpx.Request], httpx.Response]) -> TargetClient:
-    return TargetClient(
-        base_url=BASE,
-        credentials=Credentials("tok_id", "secret-value-long-enough"),
-        timeout=2.0,
-        registry=default_registry(),
-        log=ExchangeLog(),
-        redactor=Redactor(("secret-value-long-enough",)),
-        http=httpx.Client(transport=httpx.MockTransport(handler)),
-    )
 
 
 def raw(status: int, body: bytes) -> Callable[[httpx.Request], httpx.Response]:
