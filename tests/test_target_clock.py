@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conformance.contract.failures import ConformanceFailure
 from conformance.payments.money import EXPIRY_MARGIN_S, Money
 from conformance.payments.target_clock import (
     CLOCK_SKEW_S,
@@ -105,3 +106,29 @@ def test_a_wait_ends_at_once_when_the_date_header_is_past_expiry() -> None:
     before = time.monotonic()
     money.wait_past(quote)
     assert time.monotonic() - before < EXPIRY_MARGIN_S
+
+
+def test_a_quote_stating_a_lifetime_over_15_minutes_fails_the_limit_at_once() -> None:
+    """§8: a quote lives up to 15 minutes. One that states an hour is not awaited (a run
+    ends within its bound): the wait fails the limit's clause, naming what was stated."""
+    money = money_against(datetime.now(UTC), 3600.0)
+    quote = money.quote({})
+    before = time.monotonic()
+    with pytest.raises(ConformanceFailure, match="§8 Limits") as info:
+        money.wait_past(quote)
+    assert time.monotonic() - before < EXPIRY_MARGIN_S
+    assert quote["expiresAt"] in str(info.value)
+
+
+def test_an_over_long_lifetime_the_interface_does_not_bound_skips() -> None:
+    money = money_against(datetime.now(UTC), 3600.0)
+    quote = money.quote({})
+    with pytest.raises(pytest.skip.Exception, match="waits at most 15 minutes"):
+        money.wait_past(quote, what="a challenge to expire", limit_clause=None)
+
+
+def test_a_fifteen_minute_quote_is_awaited() -> None:
+    """The longest lifetime §8 allows is awaited, not refused: here the Date header, already
+    past it, ends the wait at once."""
+    money = money_against(datetime.now(UTC) + timedelta(hours=1), 900.0)
+    money.wait_past(money.quote({}))

@@ -67,6 +67,9 @@ US_ROUTING_NUMBER = "021000021"
 HOLDER = "Ada Lovelace"
 # How long past a quote's lifetime the suite waits for the target's clock to pass expiresAt.
 EXPIRY_MARGIN_S = 3.0
+LIMITS_CLAUSE = "§8 Limits"
+# §8: a quote lives up to 15 minutes; no wait for an expiry is longer (so a run ends)
+LONGEST_QUOTE_LIFETIME_S = 15 * 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,7 +374,13 @@ class Money(CustomerSetup, TransactionHistory):
             parsed = parsed.replace(tzinfo=UTC)
         return parsed
 
-    def wait_past(self, quote: Mapping[str, Any], *, what: str = "a quote to expire") -> None:
+    def wait_past(
+        self,
+        quote: Mapping[str, Any],
+        *,
+        what: str = "a quote to expire",
+        limit_clause: str | None = LIMITS_CLAUSE,
+    ) -> None:
         """Wait until the target's clock has passed the quote's ``expiresAt``.
 
         Ends at the first proof of it (``target_clock.py``): the target's Date header later
@@ -380,6 +389,9 @@ class Money(CustomerSetup, TransactionHistory):
         a Date header, the local clock shifted by the target's ``createdAt``. Bounded by
         ``expiresAt`` plus ``EXPIRY_MARGIN_S``, never a fixed sleep. A long wait shows
         ``what`` it awaits on the console.
+
+        A stated lifetime over 15 minutes is not awaited: it fails ``limit_clause`` (§8
+        bounds a quote's), or, where the interface bounds none (None), the test skips.
         """
         expires = parse_timestamp(quote.get("expiresAt"))
         created = parse_timestamp(quote.get("createdAt"))
@@ -387,6 +399,19 @@ class Money(CustomerSetup, TransactionHistory):
             return
         offset = (created - datetime.now(UTC)) if created is not None else timedelta(0)
         lifetime = (expires - created).total_seconds() if created is not None else 0.0
+        if lifetime > LONGEST_QUOTE_LIFETIME_S + 1:  # a second for rounded timestamps
+            stated = {"createdAt": quote.get("createdAt"), "expiresAt": quote.get("expiresAt")}
+            if limit_clause is None:
+                pytest.skip(
+                    f"{what}: expiresAt is {lifetime:.0f} s after createdAt ({stated}); the "
+                    "run waits at most 15 minutes (a quote's longest lifetime, §8)"
+                )
+            fail(
+                limit_clause,
+                "a quote lives up to 15 minutes: its expiry is awaited no longer",
+                expected=f"expiresAt - createdAt <= {LONGEST_QUOTE_LIFETIME_S} s",
+                observed=stated,
+            )
         deadline = time.monotonic() + max(lifetime, 0.0) + EXPIRY_MARGIN_S
         answered_at = self._quote_answered_at.get(str(quote.get("id")))
         proven_at = (

@@ -106,6 +106,7 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
             "expiresAt": challenge.get("expiresAt"),
         },
         what=f"the SCA challenge of quote {quote.get('id')} to expire",
+        limit_clause=None,  # a challenge's lifetime is not shown
     )
     transaction = money.wait_for_transaction(
         wallet.customer_id,
