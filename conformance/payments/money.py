@@ -434,7 +434,7 @@ class Money(CustomerSetup, TransactionHistory):
             progress.tick(left)
             # half the time left while far (the Date header counts whole seconds), then 0.5 s
             pause = max(min(left / 2, 15.0), min(left, 0.5), 0.05)
-            wake = min(deadline, proven_at if proven_at is not None else deadline)
+            wake = deadline if proven_at is None else min(deadline, proven_at)
             time.sleep(min(pause, max(wake - time.monotonic(), 0)))
         if progress is not None:
             progress.done()
