@@ -8,13 +8,13 @@ import pytest
 
 from conformance.contract.assertions import assert_invalid_input, assert_status
 from conformance.contract.failures import check
+from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
 CLAUSE = "§8 Limits"
 QUOTES_CLAUSE = "§4 Quotes and transactions"
-LONGEST_LIFETIME_S = 15 * 60
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, config
     )
     lifetime = (expires - created).total_seconds() if created and expires else None
     check(
-        lifetime is not None and 0 < lifetime <= LONGEST_LIFETIME_S,
+        lifetime is not None and 0 < lifetime <= LONGEST_QUOTE_LIFETIME_S,
         CLAUSE,
         "a quote lives up to 15 minutes: expiresAt is after createdAt and at most 15 minutes later",
         expected="0 < expiresAt - createdAt <= 900 s",
