@@ -82,6 +82,23 @@ def test_an_exclusive_holder_keeps_everyone_out():
     assert _try_lock(path, "SH")
 
 
+def test_a_holder_that_joined_may_let_go_after_the_outermost_one():
+    """An interrupted run unwinds a test's protocol (the outermost holder) before the
+    fixture that joined its lock is torn down: that late release is quiet, and the lock is
+    free for others once the outermost holder let go."""
+    path = locks._lock_file(*TARGET)
+    outer = platform_lock(*TARGET)
+    inner = platform_lock(*TARGET, shared=True)
+    outer.__enter__()
+    inner.__enter__()
+    outer.__exit__(KeyboardInterrupt, KeyboardInterrupt("SIGINT"), None)
+    assert _try_lock(path, "EX")
+    inner.__exit__(None, None, None)  # no KeyError, nothing left held
+    assert path not in locks._HELD
+    with platform_lock(*TARGET):
+        assert not _try_lock(path, "SH")
+
+
 class _Profile:
     def __init__(self, second: str | None):
         self.client_id = "primary"

@@ -12,6 +12,7 @@ The secrets and their forms come from :mod:`conformance.reporting.secrets`.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -304,9 +305,15 @@ def scrub_report(report: pytest.TestReport | pytest.CollectReport) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write a report file, scrubbed."""
+    """Write a report file, scrubbed, in one step: a reader (or a second Ctrl-C that stops
+    the process while it writes) sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(scrub(text), encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        tmp.write_text(scrub(text), encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def scrub_file(path: Path) -> bool:
@@ -348,7 +355,6 @@ def install_allure_scrubbing() -> None:
     if getattr(cls, "_conformance_scrubbing", False):
         return
     import json
-    import os
     import uuid
 
     from attr import asdict

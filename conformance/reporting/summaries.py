@@ -25,6 +25,15 @@ from conformance.contract.requirements import PARTS, Catalogue
 from conformance.reporting.redaction import write_text
 from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
 from conformance.reporting.waivers import WAIVED_PROPERTY
+from conformance.run import stop_signal
+from conformance.run.exit_codes import (
+    EXIT_CODES,
+    EXIT_FAILED,
+    EXIT_INCOMPLETE,
+    EXIT_NOT_RUN,
+    EXIT_OK,
+    EXIT_USAGE,
+)
 from conformance.run.markers import (
     ADVISORY_PROPERTY,
     PART_PROPERTY,
@@ -43,20 +52,18 @@ __all__ = [
     "SummaryReporter",
     "failure_message",
     "last_outcome",
+    "write_verdict_only",
 ]
 
 _OUTCOMES = ("passed", "failed", "skipped", "errors")
 
-# Exit codes of `conformance run` (the output contract keeps 0, 1 and 2).
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_RUN, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
-EXIT_CODES = {"passed": EXIT_OK, "failed": EXIT_FAILED, "not_run": EXIT_NOT_RUN,
-              "incomplete": EXIT_INCOMPLETE, "no_tests": EXIT_USAGE}  # fmt: skip
 TITLES = {
     "passed": "PASSED",
     "failed": "FAILED",
     "not_run": "INCOMPLETE (the target could not be tested)",
     "incomplete": "INCOMPLETE (the run did not finish)",
     "no_tests": "NO TEST RAN (nothing was selected, or every test was skipped)",
+    "usage_error": "DID NOT RUN (a usage error: fix the command line or the profile)",
 }
 # A report property an xdist worker sets when its target stopped answering.
 TARGET_DOWN_PROPERTY = "conformance_target_down"
@@ -64,10 +71,13 @@ TARGET_DOWN_PROPERTY = "conformance_target_down"
 
 @dataclass
 class RunOutcome:
-    """What the last session in this process concluded (read by the CLI for its exit code)."""
+    """What the last session in this process concluded (read by the CLI for its exit code),
+    and its reporter, which the CLI asks for the last word when the run ends abnormally."""
 
     verdict: str = "incomplete"
     reason: str | None = None
+    reporter: SummaryReporter | None = None
+    usage_error: str | None = None
 
 
 _LAST = RunOutcome()
@@ -82,7 +92,9 @@ class _TestResult:
     nodeid: str
     part: str | None = None
     requirements: tuple[str, ...] = ()
-    outcome: str = "passed"
+    # None until the test has an outcome: a test stopped by an interrupt before its call
+    # phase reported is not counted at all (its set-up passing says nothing of it)
+    outcome: str | None = None
     message: str = ""
     requests: int = 0
     advisories: list[str] = field(default_factory=list)
@@ -108,7 +120,14 @@ def _property(report: pytest.TestReport, name: str) -> list[str]:
 class SummaryReporter:
     """Collects test outcomes and writes the summary files at the end of the session."""
 
-    def __init__(self, report_dir: Path, catalogue: Catalogue, target: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        report_dir: Path,
+        catalogue: Catalogue,
+        target: dict[str, Any],
+        *,
+        current: bool = True,
+    ) -> None:
         self.report_dir = report_dir
         self.catalogue = catalogue
         self.target = target
@@ -120,7 +139,26 @@ class SummaryReporter:
         self.expected_tests: int | None = None
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
-        _LAST.verdict, _LAST.reason = "incomplete", None
+        self.usage_error: str | None = None
+        self._forget_hard_stop: Any = lambda: None
+        if current:  # the session's reporter, which the command line asks for the last word
+            _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
+            self._forget_hard_stop = stop_signal.on_hard_stop(self.write_stopped_at_once)
+
+    def write_stopped_at_once(self) -> None:
+        """The last word of a process stopped at once by a second signal: what is known."""
+        self.interrupted = f"stopped at once by a second {stop_signal.stopping() or 'signal'}"
+        self.write(self.build())
+
+    def finish_interrupted(self) -> None:
+        """The run was stopped and its session could not say so (the interrupt came before
+        the session started, or while the reports were written): say it now."""
+        if self.not_run_reason is None:
+            self.interrupted = self.interrupted or (
+                f"stopped by {stop_signal.stopping() or 'an interrupt'} before the end"
+            )
+        self.write(self.build())
+        self.record_outcome()
 
     def stop_target_down(self, reason: str) -> None:
         """The target cannot be tested (preflight, or it stopped answering)."""
@@ -171,9 +209,10 @@ class SummaryReporter:
                 result.outcome, result.message = "waived", result.waived
             elif report.failed:
                 result.outcome, result.message = "failed", failure_message(report)
-            elif report.skipped and result.outcome == "passed":
-                result.outcome = "skipped"
-                result.message = _skip_text(report)
+            elif report.skipped:
+                result.outcome, result.message = "skipped", _skip_text(report)
+            else:
+                result.outcome = "passed"
         elif report.failed:  # setup or teardown
             if result.outcome != "failed":
                 result.outcome, result.message = "errors", failure_message(report)
@@ -192,6 +231,7 @@ class SummaryReporter:
             self.interrupted = f"{self.interrupted}: {session.shouldstop}"
         self.write(self.build())
         self.record_outcome()
+        self._forget_hard_stop()
 
     def record_outcome(self) -> None:
         """Tell the CLI what this run concluded."""
@@ -204,25 +244,29 @@ class SummaryReporter:
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
-        results = [r for r in self.results.values() if r.part is not None]
+        results = [r for r in self.results.values() if r.part is not None and r.outcome]
         totals = dict.fromkeys(_OUTCOMES, 0)
         totals["waived"] = 0  # waived failures count here only, in no part's row
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
         for result in results:
-            totals[result.outcome] += 1
-            if result.outcome != "waived":
-                parts[result.part or ""][result.outcome] += 1
+            outcome = result.outcome or ""
+            totals[outcome] += 1
+            if outcome != "waived":
+                parts[result.part or ""][outcome] += 1
         waivers = self._waivers()
         ran_parts = sorted({r.part for r in results if r.part})
         not_run = max(0, (self.expected_tests or 0) - len(results))
         reason: str | None
-        if placeholder:
+        if self.usage_error:
+            verdict, reason = "usage_error", self.usage_error
+        elif placeholder:
             verdict = "incomplete"
             reason = "the run is in progress, or stopped before writing its reports"
         elif self.not_run_reason:
             verdict, reason = "not_run", self.not_run_reason
-        elif self.interrupted:
-            verdict, reason = "incomplete", self.interrupted
+        elif self.interrupted or stop_signal.stopping():
+            verdict = "incomplete"
+            reason = self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
         elif totals["failed"] or totals["errors"]:
             verdict, reason = "failed", None
         elif waivers is not None and waivers.expired:
@@ -310,7 +354,7 @@ class SummaryReporter:
         seen: dict[str, set[str]] = {}
         for result in results:
             for rid in result.requirements:
-                seen.setdefault(rid, set()).add(result.outcome)
+                seen.setdefault(rid, set()).add(result.outcome or "")
         statuses = []
         for requirement in self.catalogue:
             outcomes = seen.get(requirement.id, set())
@@ -333,6 +377,22 @@ class SummaryReporter:
                 entry["waived"] = True
             statuses.append(entry)
         return statuses
+
+
+def write_verdict_only(report_dir: Path, verdict: str, reason: str | None) -> None:
+    """The summary of a run that ended before a session could write one (a usage error, a
+    stop during start-up), or the placeholder written when a run claims its folder
+    (``reason`` None: in progress). It says this run's verdict, and that no test ran."""
+    from conformance.contract.requirements import default_catalogue
+
+    reporter = SummaryReporter(report_dir, default_catalogue(), {}, current=False)
+    if verdict == "usage_error":
+        reporter.usage_error = reason
+    elif verdict == "incomplete" and reason:
+        reporter.interrupted = reason
+    elif verdict != "incomplete":
+        raise ValueError(f"no summary of its own for verdict {verdict!r}")
+    reporter.write(reporter.build(placeholder=reason is None))
 
 
 def _skip_text(report: pytest.TestReport) -> str:

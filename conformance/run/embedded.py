@@ -12,8 +12,11 @@ import shlex
 import subprocess
 import sys
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Any
+
+from conformance.run import stop_signal
 
 __all__ = [
     "EmbeddedLaunch",
@@ -117,8 +120,26 @@ def launch_embedded(extra_args: str = "", *, python: str = sys.executable) -> Em
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a terminal's Ctrl-C goes to the run, which stops the sandbox when it has done with
+        # it (putting configuration back first), not to the sandbox itself
+        start_new_session=True,
     )
+    _LAUNCHED.add(process)
     return EmbeddedLaunch(command, process)
+
+
+# Every sandbox this process started and still references: a second Ctrl-C ends the run at
+# once (``stop_signal``), and none may outlive it.
+_LAUNCHED: weakref.WeakSet[subprocess.Popen[str]] = weakref.WeakSet()
+
+
+def _kill_launched() -> None:
+    for process in list(_LAUNCHED):
+        if process.poll() is None:
+            process.kill()
+
+
+stop_signal.on_hard_stop(_kill_launched)
 
 
 def start_embedded(extra_args: str = "", *, python: str = sys.executable) -> EmbeddedSandbox:

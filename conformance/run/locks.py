@@ -27,8 +27,23 @@ except ImportError:  # pragma: no cover - not POSIX: runs are then serial anyway
 __all__ = ["forget_platform_locks", "platform_lock"]
 
 LOCK_DIR = Path(tempfile.gettempdir()) / "gpsi-conformance-locks"
-# lock file -> how many holders this process has nested (the outermost holds the flock)
-_HELD: dict[Path, int] = {}
+
+
+class _Holding:
+    """One platform lock this process holds, and how many holders share it.
+
+    A nested holder keeps a reference to the holding it joined, so its release never looks
+    the lock up again: when a run is interrupted, the outermost holder (the test's protocol)
+    can let go before a fixture that joined it is torn down, and that late release must
+    find nothing to do rather than fail the run's ending.
+    """
+
+    def __init__(self) -> None:
+        self.holders = 1
+
+
+# lock file -> this process's holding of it (the outermost holder holds the flock)
+_HELD: dict[Path, _Holding] = {}
 
 
 def _lock_file(base_url: str, client_id: str) -> Path:
@@ -41,15 +56,30 @@ def platform_lock(base_url: str, client_id: str, *, shared: bool = False) -> Ite
     """Hold the configuration lock of one platform of one target (exclusive unless
     ``shared``); re-entrant within a process, where the outermost holder's mode rules."""
     path = _lock_file(base_url, client_id)
-    if fcntl is None or path in _HELD:
-        _HELD[path] = _HELD.get(path, 0) + 1
+    joined = _HELD.get(path)
+    if joined is not None:
+        joined.holders += 1
         try:
             yield
         finally:
-            _HELD[path] -= 1
-            if not _HELD[path]:
-                del _HELD[path]
+            joined.holders -= 1
         return
+    holding = _HELD[path] = _Holding()
+    try:
+        if fcntl is None:
+            yield
+            return
+        with _flock(path, shared):
+            yield
+    finally:
+        if _HELD.get(path) is holding:
+            del _HELD[path]
+
+
+@contextmanager
+def _flock(path: Path, shared: bool) -> Iterator[None]:
+    """The ``flock`` itself, taken through the turnstile, released when the block ends."""
+    assert fcntl is not None
     LOCK_DIR.mkdir(parents=True, exist_ok=True)
     mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
     with open(path, "a+b") as handle:
@@ -60,11 +90,9 @@ def platform_lock(base_url: str, client_id: str, *, shared: bool = False) -> Ite
             fcntl.flock(turnstile.fileno(), mode)
             fcntl.flock(handle.fileno(), mode)
             fcntl.flock(turnstile.fileno(), fcntl.LOCK_UN)
-        _HELD[path] = 1
         try:
             yield
         finally:
-            del _HELD[path]
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 

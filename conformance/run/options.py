@@ -8,8 +8,10 @@ Option names are constants so the CLI and the self-tests use the same spelling.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pytest
+if TYPE_CHECKING:  # the command line reads the options before it imports pytest
+    import pytest
 
 GROUP = "conformance"
 GROUP_DESCRIPTION = "conformance target (flag > CONFORMANCE_* environment variable > profile file)"

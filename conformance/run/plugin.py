@@ -18,6 +18,7 @@ import importlib
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,13 @@ from conformance.reporting.secrets import (
     register_one_time_code,
     register_secret,
 )
-from conformance.reporting.summaries import EXIT_NOT_RUN, TARGET_DOWN_PROPERTY, SummaryReporter
-from conformance.run import embedded, hookspecs, options, progress, warm_workers
+from conformance.reporting.summaries import (
+    EXIT_NOT_RUN,
+    TARGET_DOWN_PROPERTY,
+    SummaryReporter,
+    last_outcome,
+)
+from conformance.run import embedded, hookspecs, options, progress, stop_signal, warm_workers
 from conformance.run.datafiles import SUITES_DIR
 from conformance.run.embedded import EmbeddedStartError, wallet_settings
 from conformance.run.locks import forget_platform_locks
@@ -58,6 +64,7 @@ from conformance.run.process_end import end_process
 from conformance.run.profile import TargetProfile, load_profile
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
+from conformance.run.worker_signals import WORKER_PIDS_INPUT, WorkerPids, record_worker_pid
 
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
 MAX_ATTACHED_EXCHANGES = 40
@@ -128,10 +135,26 @@ def pytest_configure(config: pytest.Config) -> None:
             state = SessionState.from_worker_input(data)
             config.stash[STATE_KEY] = state
             config.add_cleanup(_end_worker_process)  # among the first added: runs last
+            _install_stop_signal(config)
+            if WORKER_PIDS_INPUT in workerinput:
+                pid_file = record_worker_pid(
+                    workerinput[WORKER_PIDS_INPUT], workerinput["workerid"]
+                )
+                config.add_cleanup(lambda: pid_file.unlink(missing_ok=True))
             _activate(config, state)
         return
     if not _runs_suites(config):
         return
+    _install_stop_signal(config)
+    try:
+        _configure_controller(config)
+    except pytest.UsageError as exc:  # the summary says it, as the console does
+        last_outcome().usage_error = str(exc)
+        raise
+
+
+def _configure_controller(config: pytest.Config) -> None:
+    """Resolve the run, start what it needs, check the target, register the reporters."""
     _start_workers_warm(config)
     parts = _selected_parts(config)
     profile = load_profile(config)
@@ -143,7 +166,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[STATE_KEY] = state
     _register_secrets(profile)
     redaction.install_allure_scrubbing()
-    _install_sigterm(config)
     if profile.embedded:
         _start_embedded(state, embedded.sandbox_count(profile, _xdist_workers(config)))
     for lane in state.lanes():
@@ -165,8 +187,10 @@ def pytest_configure(config: pytest.Config) -> None:
         for lane in state.lanes():
             _start_sink(lane)
     _activate(config, state)
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_XdistBridge(state), "conformance-xdist")
+    if config.pluginmanager.hasplugin("xdist") and _xdist_workers(config):
+        bridge = _XdistBridge(state)
+        config.add_cleanup(bridge.worker_pids.close)
+        config.pluginmanager.register(bridge, "conformance-xdist")
     config.pluginmanager.register(summary, "conformance-summary")
 
 
@@ -206,31 +230,20 @@ def _register_secrets(profile: TargetProfile) -> None:
             register_basic_credentials(credentials.client_id, credentials.client_secret)
 
 
-def _install_sigterm(config: pytest.Config) -> None:
-    """SIGTERM stops the run as Ctrl-C does: reports say INCOMPLETE, the endpoint is put back.
-
-    A run started in the background by a non-interactive shell inherits SIGINT ignored
-    (POSIX), so a CI system's or a user's ``kill -INT`` would be lost and the run would go on
-    to the end; the controlling process takes SIGINT back in that case."""
-    if sys.platform == "win32":
+def _install_stop_signal(config: pytest.Config) -> None:
+    """SIGINT and SIGTERM stop the run (``stop_signal``): reports say INCOMPLETE, the
+    endpoint is put back; the handlers this process had come back when pytest ends."""
+    if threading.current_thread() is not threading.main_thread():
         return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    handled = [signal.SIGTERM]
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN and not hasattr(config, "workerinput"):
-        handled.append(signal.SIGINT)
-    try:
-        previous = {signum: signal.getsignal(signum) for signum in handled}
-        for signum in handled:
-            signal.signal(signum, stop)
-    except ValueError:  # not the main thread
-        return
+    wanted = ("SIGINT", "SIGTERM", stop_signal.FORWARDED_SIGNAL)
+    names = [name for name in wanted if hasattr(signal, name)]
+    previous = {name: signal.getsignal(getattr(signal, name)) for name in names}
+    stop_signal.install()
 
     def restore() -> None:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for name, handler in previous.items():
+            if handler is not None:
+                signal.signal(getattr(signal, name), handler)
 
     config.add_cleanup(restore)
 
@@ -239,6 +252,7 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     """Register what every process of an active run needs."""
     _register_secrets(state.profile)
     redaction.install_allure_scrubbing()
+    config.pluginmanager.import_plugin("conformance.run.interruption")
     config.pluginmanager.import_plugin("conformance.run.fixtures")
     config.pluginmanager.import_plugin("conformance.exchange.surprises")
     from conformance.exchange import rate_limit
@@ -291,10 +305,12 @@ def _start_embedded(state: SessionState, count: int) -> None:
         for _ in range(count):
             launches.append(embedded.take_early(args) or embedded.launch_embedded(args))
         sandboxes = [launch.ready() for launch in launches]
-    except (EmbeddedStartError, OSError) as exc:
+    except BaseException as exc:  # an interrupt too: no sandbox is left running
         for launch in launches:
             launch.cancel()
-        raise pytest.UsageError(f"conformance: {exc}") from exc
+        if isinstance(exc, EmbeddedStartError | OSError):
+            raise pytest.UsageError(f"conformance: {exc}") from exc
+        raise
     finally:
         embedded.cancel_early()  # any the command line started beyond these
     state.embedded = sandboxes[0]
@@ -433,9 +449,11 @@ class _XdistBridge:
 
     def __init__(self, state: SessionState) -> None:
         self.state = state
+        self.worker_pids = WorkerPids()
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput["conformance"] = self.state.lane_for(node.gateway.id).worker_input()
+        node.workerinput[WORKER_PIDS_INPUT] = str(self.worker_pids.folder)
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """Learn the secrets a worker learnt, so the last pass over the report folder

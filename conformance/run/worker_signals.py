@@ -1,0 +1,70 @@
+"""Passing a run's stop on to its xdist workers.
+
+A terminal's Ctrl-C reaches every process of the run, but a ``kill -INT`` or a CI system's
+SIGTERM reaches the controller only. Left alone, a worker would go on with its test until
+xdist's shutdown interrupts it five seconds later, and tear down after the controller had
+already stopped the sandbox it was tearing down against. So the controller passes its first
+stop on to each worker at once (``stop_signal.FORWARDED_SIGNAL``, which a worker that also
+got the Ctrl-C does not count as a second one), and kills them with it when a second signal
+stops everything at once. Each worker leaves its pid in a folder of the run's own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+from conformance.run import stop_signal
+
+__all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid"]
+
+# The workerinput key naming the folder of worker pids.
+WORKER_PIDS_INPUT = "conformance_worker_pids"
+
+
+class WorkerPids:
+    """The controller's side: the folder, and what its stop does to the workers."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="gpsi-conformance-workers-"))
+        self._forget = [
+            stop_signal.on_first_stop(self.forward_stop),
+            stop_signal.on_hard_stop(self.kill),
+        ]
+
+    def pids(self) -> list[int]:
+        """The pids of the workers running now (each removes its file when it ends)."""
+        found = []
+        for path in self.folder.glob("*.pid"):
+            with contextlib.suppress(OSError, ValueError):
+                found.append(int(path.read_text(encoding="ascii")))
+        return [pid for pid in found if pid != os.getpid()]
+
+    def forward_stop(self) -> None:
+        self._signal(getattr(signal, stop_signal.FORWARDED_SIGNAL, signal.SIGINT))
+
+    def kill(self) -> None:
+        self._signal(getattr(signal, "SIGKILL", signal.SIGTERM))
+
+    def _signal(self, signum: int) -> None:
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signum)
+
+    def close(self) -> None:
+        for forget in self._forget:
+            forget()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def record_worker_pid(folder: str, worker_id: str) -> Path:
+    """A worker's side: leave this process's pid for the controller; the file to remove
+    when the worker ends."""
+    path = Path(folder) / f"{worker_id}.pid"
+    with contextlib.suppress(OSError):
+        path.write_text(str(os.getpid()), encoding="ascii")
+    return path
