@@ -24,14 +24,32 @@ __all__ = [
     "from_config",
     "load_baseline",
     "markdown_section",
+    "preload",
 ]
+
+
+# path (resolved) -> its text, read before the run claimed its report folder
+_PRELOADED: dict[Path, str] = {}
+
+
+def preload(path: str) -> None:
+    """Read the baseline now: it may be the earlier run's summary in the folder this run is
+    about to claim (``--baseline reports/summary.json``), removed before the plugin reads
+    it. An unreadable file is left for ``load_baseline`` to report."""
+    try:
+        file = Path(path).resolve()
+        _PRELOADED[file] = file.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return
 
 
 def load_baseline(path: str) -> dict[str, Any]:
     """The earlier summary; a usage error when it is not one."""
     file = Path(path)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        preloaded = _PRELOADED.get(file.resolve())
+        text = preloaded if preloaded is not None else file.read_text(encoding="utf-8")
+        data = json.loads(text)
     except (OSError, ValueError) as exc:
         raise pytest.UsageError(
             f"conformance: {BASELINE_FLAG}={path!r}: cannot read a summary.json ({exc}). "

@@ -15,19 +15,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.reporting.summaries import (
+# Only what is light at module level: the stop signal is handled before the rest of the kit
+# (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
+from conformance.run import embedded, stop_signal, warm_workers
+from conformance.run import options as opt
+from conformance.run.bytecode import use_private_bytecode_cache
+from conformance.run.datafiles import SUITES_DIR
+from conformance.run.exit_codes import (
     EXIT_CODES,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
     EXIT_NOT_RUN,
     EXIT_OK,
     EXIT_USAGE,
-    last_outcome,
 )
-from conformance.run import embedded, warm_workers
-from conformance.run import options as opt
-from conformance.run.bytecode import use_private_bytecode_cache
-from conformance.run.datafiles import SUITES_DIR
 from conformance.run.process_end import end_process
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -199,20 +200,39 @@ def _worker_count(workers: str | None) -> int:
 
 
 def command_run(ns: argparse.Namespace) -> int:
+    """Run the suite in this process; the exit code, with the reports saying the same.
+
+    However the run ends (a verdict, a usage error, Ctrl-C or SIGTERM at any moment, a
+    crash), the summary in the report folder is this run's and agrees with the exit code.
+    """
     import pytest
 
+    from conformance.reporting.summaries import last_outcome
+
     outcome = last_outcome()
-    outcome.verdict, outcome.reason = "incomplete", None
-    use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
-    _launch_sandbox_early(ns)
-    if ns.workers and ns.workers != "0":
-        warm_workers.start()  # after the sandbox's launch: it overlaps the imports
+    outcome.verdict, outcome.reason, outcome.reporter = "incomplete", None, None
+    outcome.usage_error = None
+    crash: BaseException | None = None
+    code: int = pytest.ExitCode.INTERRUPTED
     try:
-        code = pytest.main(pytest_arguments(ns))
-    finally:
-        embedded.cancel_early()  # pytest stopped before the plugin took it
-        warm_workers.stop()
+        use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
+        _launch_sandbox_early(ns)
+        if ns.workers and ns.workers != "0":
+            warm_workers.start()  # after the sandbox's launch: it overlaps the imports
+        try:
+            code = pytest.main(pytest_arguments(ns))
+        finally:
+            embedded.cancel_early()  # pytest stopped before the plugin took it
+            warm_workers.stop()
+    except KeyboardInterrupt:  # before pytest's session, or after it said its verdict
+        pass
+    except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
+        crash = exc
+    report_dir = _report_dir(ns)
+    if stop_signal.stopping() or crash is not None:
+        return _end_abnormally(report_dir, crash)
     if code == pytest.ExitCode.USAGE_ERROR:
+        _write_verdict_only(report_dir, "usage_error", outcome.usage_error)
         return EXIT_USAGE
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
@@ -232,11 +252,135 @@ def command_run(ns: argparse.Namespace) -> int:
         return EXIT_USAGE
     if outcome.verdict == "failed" or code == pytest.ExitCode.TESTS_FAILED:
         return EXIT_FAILED  # also an expired waiver, with every test passing
-    if code == pytest.ExitCode.OK:
+    if code == pytest.ExitCode.OK and outcome.reporter is not None:
         return EXIT_OK
-    if code == pytest.ExitCode.TESTS_FAILED:
-        return EXIT_FAILED
-    return EXIT_INCOMPLETE  # interrupted or crashed without a verdict
+    _end_abnormally(report_dir, None)  # pytest ended without the plugin's verdict
+    return EXIT_INCOMPLETE
+
+
+def _end_abnormally(report_dir: Path, crash: BaseException | None) -> int:
+    """The run was stopped (a signal) or crashed: the reports say INCOMPLETE with the counts
+    of the tests that finished (or the target could not be tested, if that came first),
+    the report folder is scrubbed once more, and one line says so: no traceback for a stop.
+    """
+    from conformance.reporting import redaction
+    from conformance.reporting.summaries import last_outcome
+
+    outcome = last_outcome()
+    signal_name = stop_signal.stopping()
+    if crash is not None and signal_name is None:
+        import traceback
+
+        text = "".join(traceback.format_exception(crash))
+        print(redaction.scrub(text), file=sys.stderr, end="")
+        reason = f"the run crashed: {type(crash).__name__}: {crash}"
+    elif signal_name is not None:
+        reason = f"stopped by {signal_name} before the end"
+    else:
+        reason = "the run ended without a verdict (pytest stopped early)"
+    reporter = outcome.reporter
+    if reporter is not None:
+        reporter.interrupted = reporter.interrupted or reason
+        reporter.finish_interrupted()
+    else:
+        _write_verdict_only(report_dir, "incomplete", f"{reason}, during start-up")
+        outcome.verdict, outcome.reason = "incomplete", reason
+    from conformance.reporting.junit_file import drop_unfinished_testcases
+
+    drop_unfinished_testcases(report_dir / "junit.xml")
+    redaction.scrub_tree(report_dir)  # the last pass may be what was interrupted
+    verdict = outcome.verdict if outcome.verdict == "not_run" else "incomplete"
+    what = "could not run" if verdict == "not_run" else "INCOMPLETE"
+    print(
+        redaction.scrub(f"conformance: {what} (exit {EXIT_CODES[verdict]}): {outcome.reason}"),
+        file=sys.stderr,
+    )
+    return EXIT_CODES[verdict]
+
+
+def _write_verdict_only(report_dir: Path, verdict: str, reason: str | None) -> None:
+    """A summary for a run that ended before its session could write one."""
+    from conformance.reporting.summaries import write_verdict_only
+
+    if verdict == "usage_error":
+        reason = reason or "a usage error stopped the run before it started (see the console)"
+    try:
+        write_verdict_only(report_dir, verdict, reason or verdict)
+    except OSError as exc:  # the folder was claimed; what changed is said, the code stays
+        print(f"conformance: could not write the summary in {report_dir}: {exc}", file=sys.stderr)
+
+
+def _report_dir(ns: argparse.Namespace) -> Path:
+    """The run's report folder: ``--report-dir``, else its variable, else ``reports``."""
+    return Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
+
+
+def _report_dir_in(argv: Sequence[str]) -> Path:
+    """The report folder a command line names, read leniently (it may not parse)."""
+    head = list(argv[: list(argv).index("--")] if "--" in argv else argv)
+    flag = opt.REPORT_DIR.flag
+    for index, arg in enumerate(head):
+        if arg == flag and index + 1 < len(head):
+            return Path(head[index + 1])
+        if arg.startswith(f"{flag}="):
+            return Path(arg.split("=", 1)[1])
+    return Path(os.environ.get(opt.REPORT_DIR.env) or "reports")
+
+
+def _claim(report_dir: Path, baseline: str | None) -> bool:
+    """Make the report folder this run's (a baseline inside it is read first); False, said
+    on the console, when it cannot be written."""
+    from conformance.reporting.report_paths import ReportFolderError, claim_report_folder
+
+    if baseline:
+        from conformance.reporting.baseline import preload
+
+        preload(baseline)
+    try:
+        claim_report_folder(report_dir, opt.REPORT_DIR.flag)
+    except ReportFolderError as exc:
+        print(exc, file=sys.stderr)
+        return False
+    return True
+
+
+def _baseline_of(ns: argparse.Namespace) -> str | None:
+    return ns.baseline or os.environ.get(opt.BASELINE_ENV) or None
+
+
+class _RunState:
+    """How far this process's ``conformance run`` got: its claimed folder, its exit code."""
+
+    report_dir: Path | None = None
+    code: int | None = None
+
+
+_RUN = _RunState()
+
+
+def run_and_report(ns: argparse.Namespace) -> int:
+    """``conformance run``: claim the report folder, run, and list what this run wrote."""
+    from conformance.reporting.report_paths import render_locations
+
+    _RUN.report_dir, _RUN.code = None, None
+    report_dir = _report_dir(ns)
+    if not _claim(report_dir, _baseline_of(ns)):
+        print(f"conformance: exit {EXIT_USAGE}")
+        return EXIT_USAGE
+    _RUN.report_dir = report_dir
+    _write_verdict_only(report_dir, "incomplete", None)
+    _RUN.code = command_run(ns)  # the verdict is said: a stop now ends with this code
+    print(f"{render_locations(report_dir)}\nconformance: exit {_RUN.code}")
+    return _RUN.code
+
+
+def usage_error_of_run(argv: Sequence[str], code: int) -> int:
+    """A ``run`` command line that does not parse still owns its report folder: the earlier
+    run's reports are removed and the summary says it did not run."""
+    report_dir = _report_dir_in(argv[1:])
+    if _claim(report_dir, None):
+        _write_verdict_only(report_dir, "usage_error", "the command line did not parse (see above)")
+    return code
 
 
 def command_serve(args: Sequence[str]) -> int:
@@ -276,17 +420,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         ns = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code or 0)
-    if ns.command == "run":
-        import time
-
-        started = time.time() - 1.0  # file times may be coarser than the clock
-        code = command_run(ns)
-        from conformance.reporting.report_paths import render_locations
-
-        report_dir = ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports"
-        print(f"{render_locations(Path(report_dir), started)}\nconformance: exit {code}")
+        code = int(exc.code or 0)
+        if code and argv and argv[0] == "run":
+            return usage_error_of_run(argv, code)
         return code
+    if ns.command == "run":
+        return run_and_report(ns)
     if ns.command == "report":
         return command_report(ns.report_dir, ns.output, open_it=ns.open, single_file=ns.single_file)
     parser.error(f"unknown command {ns.command}")
@@ -296,11 +435,34 @@ def main(argv: Sequence[str] | None = None) -> int:
 def entry() -> None:
     """The console command: ``main``, then the process ends at once with its exit code.
 
-    By then every report is written and closed, the sandbox has stopped and pytest has run
-    its cleanups; what is left is the interpreter freeing every object of the run, module by
-    module, which took 0.3 s after a full run. An exception still ends the process the usual
-    way, traceback included."""
-    end_process(main())
+    The stop signal is handled from the first moment (``stop_signal``): a Ctrl-C or SIGTERM
+    anywhere ends the run with exit 4 and reports that say INCOMPLETE, without a traceback;
+    a second one stops at once. By the end every report is written and closed, the sandbox
+    has stopped and pytest has run its cleanups; what is left is the interpreter freeing
+    every object of the run, module by module (0.3 s after a full run), which is skipped."""
+    stop_signal.install()
+    argv = sys.argv[1:]
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:  # before the run claimed its folder, or outside a run
+        code = _stopped_outside_a_run(argv)
+    end_process(code)
+
+
+def _stopped_outside_a_run(argv: Sequence[str]) -> int:
+    """A stop that reached the top: after the run said its verdict (that stands), while it
+    ended (its reports say INCOMPLETE), or before it claimed its folder (claimed now)."""
+    if _RUN.code is not None:
+        return _RUN.code
+    if _RUN.report_dir is not None:
+        return _end_abnormally(_RUN.report_dir, None)
+    if argv and argv[0] == "run":
+        report_dir = _report_dir_in(argv[1:])
+        if _claim(report_dir, None):
+            _write_verdict_only(report_dir, "incomplete", "stopped during start-up")
+    print(f"conformance: INCOMPLETE (exit {EXIT_INCOMPLETE}): stopped by "
+          f"{stop_signal.stopping() or 'an interrupt'}", file=sys.stderr)  # fmt: skip
+    return EXIT_INCOMPLETE
 
 
 if __name__ == "__main__":
