@@ -19,6 +19,7 @@ from conformance.reporting.skip_reasons import (
 )
 from conformance.reporting.summaries import EXIT_CODES, EXIT_USAGE, render_markdown
 from conformance.reporting.waivers import Waiver, WaiverPlugin, load_waivers
+from conformance.run.markers import SANDBOX_ONLY, skip_unless_sandbox
 from conformance.run.profile import FIELD_NAME_DEFAULTS, validate_profile
 
 
@@ -49,6 +50,7 @@ def test_an_unknown_feature_is_a_usage_error_naming_the_known_ones() -> None:
         ),
         ("moves money, which is off in production (opt in)", "production_writes", "--allow"),
         ("the platform supports no currency but USD", "target", ""),
+        (f"POST /sandbox/webhooks/test: {SANDBOX_ONLY}", "environment", "--target-environment"),
     ],
 )
 def test_each_skip_reason_has_a_cause_and_a_remedy(reason: str, cause: str, supply: str) -> None:
@@ -70,21 +72,39 @@ def test_skips_group_by_remedy_and_show_in_markdown() -> None:
     assert "a::t1" in text and "b::t3" in text and "--production-client-id" in text
 
 
+def test_sandbox_behaviour_skips_in_production_for_the_environment() -> None:
+    production = validate_profile(
+        {"base_url": "https://t.example", "client_id": "c", "client_secret": "s",
+         "environment": "production"},
+        dict(FIELD_NAME_DEFAULTS),
+    )  # fmt: skip
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        skip_unless_sandbox(production, "POST /sandbox/webhooks/test")
+    assert classify_skip(str(skipped.value)).cause == "environment"
+    sandbox = validate_profile({}, dict(FIELD_NAME_DEFAULTS))
+    assert skip_unless_sandbox(sandbox, "POST /sandbox/webhooks/test") is None
+
+
 def test_untested_requirements_say_why() -> None:
     catalogue = [
         SimpleNamespace(id="A", testability="not-testable", reason="the field is not shown"),
         SimpleNamespace(id="B", testability="testable", reason=None),
         SimpleNamespace(id="C", testability="testable", reason=None),
+        SimpleNamespace(id="D", testability="needs-adapter", reason="the trigger is not shown"),
     ]
     statuses = [
         {"id": "A", "part": "auth", "status": "untested"},
         {"id": "B", "part": "limits", "status": "untested"},
         {"id": "C", "part": "auth", "status": "untested"},
+        {"id": "D", "part": "limits", "status": "untested"},
     ]
     rows = {r["id"]: r["why"] for r in untested(statuses, catalogue, ["auth"])}
     assert rows["A"] == "not-testable: the field is not shown"
     assert "part 'limits' was not selected" in rows["B"]
     assert "no test checking it was selected" in rows["C"]
+    # a needs-adapter requirement has tests: untested, it was not selected (its tests skip
+    # when the hook is missing)
+    assert "part 'limits' was not selected" in rows["D"]
 
 
 def _summary(**extra: object) -> dict[str, object]:

@@ -1,16 +1,22 @@
 """``conformance certify`` and ``conformance verify``: signed, offline-checkable evidence.
 
-``certify`` runs the suite (any ``conformance run`` arguments) with every exchange recorded,
-then writes a bundle: ``summary.json``, ``summary.md``, ``junit.xml``, ``evidence/``
-(every exchange, redacted; the redacted profile), ``traceability.json`` and
-``traceability.md`` (requirement -> tests -> verdict) and ``kit.json`` (kit and interface
-versions, SHA-256 of every schema, of the requirements catalogue and of the kit's code).
+``certify`` runs the whole suite (any ``conformance run`` arguments that do not narrow it)
+with every exchange recorded, then writes a bundle: ``summary.json``, ``summary.md``,
+``junit.xml``, ``evidence/`` (every exchange, redacted; the redacted profile),
+``traceability.json`` and ``traceability.md`` (requirement -> tests -> verdict) and
+``kit.json`` (kit and interface versions, SHA-256 of every schema, of the requirements
+catalogue and of the kit's code).
 Every file passes through the redaction layer; the manifest of their SHA-256 is signed with
 the certifier's private key (``--signing-key``, PEM, Ed25519 or ECDSA P-256).
 ``--from-report-dir DIR`` bundles an earlier ``conformance run --record-exchanges`` instead.
+The manifest also states the run's plan, the profile (no secrets), the kit and the coverage
+of the requirements, and the waivers (``certificate.py``). A run that is partial (it did not
+finish, could not run, or its selection was narrowed) or whose untested requirements the
+declared profile does not explain is refused: no bundle, and none left from an earlier run.
 
-``verify BUNDLE --public-key PEM`` checks it offline: exit 0 when it verifies, 1 when it
-does not (any changed, added or removed byte), 2 for a usage error.
+``verify BUNDLE --public-key PEM`` checks it offline and prints what it certifies: exit 0
+when it verifies, 1 when it does not (any changed, added or removed byte, or a manifest that
+does not certify a complete run), 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
+from conformance.reporting import certificate
 from conformance.reporting.bundle_signing import (
     BundleError,
     fingerprint,
@@ -34,7 +41,7 @@ from conformance.reporting.bundle_signing import (
     verify_bundle,
 )
 from conformance.reporting.exchange_evidence import EVIDENCE_DIR
-from conformance.reporting.redaction import scrub_bytes
+from conformance.reporting.redaction import scrub, scrub_bytes
 from conformance.reporting.summaries import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from conformance.run.options import RECORD_EXCHANGES_FLAG
 
@@ -42,6 +49,7 @@ __all__ = ["bundle_files", "kit_info", "main_certify", "main_verify", "traceabil
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _REPORTS = ("summary.json", "summary.md", "junit.xml")
+BUNDLE_NAME = "certification.zip"
 
 
 def _sha(data: bytes) -> str:
@@ -181,24 +189,80 @@ def _report_dir(rest: list[str]) -> Path:
     return Path(os.environ.get(REPORT_DIR.env) or "reports")
 
 
+def _narrowing(rest: list[str]) -> list[dict[str, str]]:
+    """How the run arguments narrow the selection, as far as they tell ([] when they do not
+    parse: the run reports that usage error itself)."""
+    import contextlib
+    import io
+    import os
+
+    from conformance.reporting.run_plan import narrowing_in_arguments
+    from conformance.run.cli import build_parser
+
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            ns = build_parser().parse_args(["run", *rest])
+    except SystemExit:
+        return []
+    extra = list(ns.pytest_args)
+    return narrowing_in_arguments(ns.parts, extra[1:] if extra[:1] == ["--"] else extra, os.environ)
+
+
+def _refuse(problems: list[str]) -> int:
+    lines = "\n".join(f"  - {problem}" for problem in problems)
+    print(
+        "conformance certify: refused, no bundle written: a certificate certifies a complete "
+        "run (every part, every test; untested only where the declared profile says why), "
+        f"and this one is not:\n{lines}\nRun `conformance certify` without narrowing the "
+        "selection (no --parts, -k, -m, paths, --deselect, -x), and declare what the target "
+        "lacks in its profile (--features, credentials and settings, --adapter); tests the "
+        "target's own answers skipped are not certified until it answers them.",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+def _manifest_meta(files: Mapping[str, bytes], summary: Mapping[str, Any]) -> dict[str, Any]:
+    """What the signed manifest states besides the files' hashes (scrubbed)."""
+    kit = json.loads(files["kit.json"])
+    meta = {
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "verdict": summary.get("verdict"),
+        "target": summary.get("target"),
+        "suite_version": SUITE_VERSION,
+        "interface_version": INTERFACE_VERSION,
+        "kit": {key: value for key, value in kit.items() if key != "schemas_sha256"},
+        "plan": summary.get("plan"),
+        "profile": json.loads(files[f"{EVIDENCE_DIR}/profile.json"]),
+        "coverage": certificate.coverage(summary),
+        "waivers": certificate.waiver_list(summary),
+    }
+    return dict(json.loads(scrub(json.dumps(meta))))
+
+
 def main_certify(argv: Sequence[str]) -> int:
     parser = _certify_parser()
     try:
         ns, rest = parser.parse_known_args(list(argv))
     except SystemExit as exc:
         return int(exc.code or 0)
+    report_dir = Path(ns.from_report_dir) if ns.from_report_dir else _report_dir(rest)
+    bundle = Path(ns.bundle) if ns.bundle else report_dir / BUNDLE_NAME
+    # a bundle left by an earlier run must not pass for this one's, whatever happens next
+    for stale in dict.fromkeys((bundle, report_dir / BUNDLE_NAME)):
+        stale.unlink(missing_ok=True)
     try:
         key = load_private_key(Path(ns.signing_key).read_bytes())
     except (OSError, BundleError) as exc:
         print(f"conformance certify: --signing-key={ns.signing_key!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     code = EXIT_OK
-    if ns.from_report_dir:
-        report_dir = Path(ns.from_report_dir)
-    else:
+    if not ns.from_report_dir:
         from conformance.run.cli import main as cli_main
 
-        report_dir = _report_dir(rest)
+        narrowed = _narrowing(rest)
+        if narrowed:
+            return _refuse([f"narrowed by {n['by']}: {n['detail']}" for n in narrowed])
         code = cli_main(["run", *_run_args(rest)])
         if code not in (EXIT_OK, EXIT_FAILED):
             print(
@@ -211,20 +275,23 @@ def main_certify(argv: Sequence[str]) -> int:
         print(f"conformance certify: {exc}", file=sys.stderr)
         return EXIT_USAGE
     summary = json.loads(files["summary.json"])
-    meta = {
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        "verdict": summary.get("verdict"),
-        "target": summary.get("target"),
-        "suite_version": SUITE_VERSION,
-        "interface_version": INTERFACE_VERSION,
-    }
-    bundle = Path(ns.bundle) if ns.bundle else report_dir / "certification.zip"
+    problems = certificate.refusals(summary)
+    if problems:
+        return _refuse(problems)
+    meta = _manifest_meta(files, summary)
     bundle.parent.mkdir(parents=True, exist_ok=True)
-    bundle.write_bytes(sign_bundle(files, key, meta))
+    partial = bundle.with_name(bundle.name + ".partial")
+    try:
+        partial.write_bytes(sign_bundle(files, key, meta))
+        partial.replace(bundle)  # whole or not at all
+    finally:
+        partial.unlink(missing_ok=True)
+    cover = meta["coverage"]
     print(
         f"conformance certify: {bundle} ({len(files)} files, verdict {meta['verdict']}, "
-        f"signer {fingerprint(key.public_key())}); check it with "
-        f"`conformance verify {bundle} --public-key PUBLIC.pem`"
+        f"{cover['passed']} requirements passed, {cover['failed']} failed, {cover['waived']} "
+        f"waived, {cover['untested']} untested; signer {fingerprint(key.public_key())}); "
+        f"check it with `conformance verify {bundle} --public-key PUBLIC.pem`"
     )
     return code
 
@@ -255,9 +322,18 @@ def main_verify(argv: Sequence[str]) -> int:
         print(f"conformance verify: {ns.bundle}: DOES NOT VERIFY: {exc}", file=sys.stderr)
         return EXIT_FAILED
     manifest = verified.manifest
+    lacking = certificate.not_certified(manifest)
+    if lacking is not None:
+        print(
+            f"conformance verify: {ns.bundle}: DOES NOT CERTIFY A COMPLETE RUN (its signature "
+            f"and files verify): {lacking}",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
     print(
         f"conformance verify: {ns.bundle}: verifies ({len(verified.files)} files, signer "
         f"{manifest.get('signer')}, created {manifest.get('created_at')}, run verdict "
         f"{manifest.get('verdict')}, suite {manifest.get('suite_version')})"
     )
+    print("\n".join(certificate.describe(manifest)))
     return EXIT_OK

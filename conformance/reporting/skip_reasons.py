@@ -1,9 +1,9 @@
 """Why tests were skipped and requirements left untested, grouped by what to supply.
 
 The summaries list every skip under its cause (a missing credential or setting, a feature
-the profile does not enable, an adapter hook, production writes being off, or the target's
-own answers) with the setting, feature or hook that would let the tests run; and every
-requirement no test checked, with the reason.
+the profile does not enable, an adapter hook, production writes being off, sandbox behaviour
+in production, or the target's own answers) with the setting, feature or hook that would
+let the tests run; and every requirement no test checked, with the reason.
 """
 
 from __future__ import annotations
@@ -13,7 +13,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SkipCause", "classify_skip", "group_skips", "markdown_sections", "untested"]
+from conformance.run.markers import SANDBOX_ONLY
+
+__all__ = [
+    "SkipCause",
+    "classify_skip",
+    "group_skips",
+    "markdown_sections",
+    "skip_subject",
+    "untested",
+]
 
 _FEATURE = re.compile(r"feature '([^']+)' is not enabled")
 _HOOK = re.compile(r"needs adapter hook '([^']+)'")
@@ -25,6 +34,7 @@ CAUSES = {
     "feature": "a feature the profile does not enable",
     "adapter_hook": "an adapter hook no --adapter module implements",
     "production_writes": "production writes are off",
+    "environment": "sandbox behaviour, and the target is production",
     "target": "the target's own answers or choices (nothing to supply)",
 }
 
@@ -45,10 +55,23 @@ def classify_skip(message: str) -> SkipCause:
         return SkipCause("adapter_hook", f"--adapter MODULE implementing {name}")
     if "off in production" in message:
         return SkipCause("production_writes", "--allow-production-writes true")
+    if SANDBOX_ONLY in message:
+        return SkipCause("environment", "a sandbox target (--target-environment sandbox)")
     if any(word in message for word in _CREDENTIAL_WORDS):
         flags = list(dict.fromkeys(_FLAGS.findall(message)))
         return SkipCause("missing_setting", " and ".join(flags) or message)
     return SkipCause("target", "")
+
+
+def skip_subject(message: str) -> tuple[str, ...]:
+    """What a skip reason names: its feature, its adapter hook (full name), or the flags of
+    the settings it lacks; nothing for the target's own answers."""
+    if match := _FEATURE.search(message):
+        return (match.group(1),)
+    if match := _HOOK.search(message):
+        hook = match.group(1)
+        return (hook if hook.startswith("pytest_conformance_") else f"pytest_conformance_{hook}",)
+    return tuple(dict.fromkeys(_FLAGS.findall(message)))
 
 
 def group_skips(skipped: Iterable[tuple[str, str]]) -> list[dict[str, Any]]:
@@ -91,7 +114,7 @@ def untested(
         requirement = info.get(status["id"])
         testability = getattr(requirement, "testability", "testable")
         reason = getattr(requirement, "reason", None)
-        if testability != "testable" and reason:
+        if testability in ("production-only", "not-testable") and reason:
             why = f"{testability}: {reason}"
         elif status["part"] not in selected:
             why = f"part '{status['part']}' was not selected (--parts)"

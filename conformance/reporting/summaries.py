@@ -22,6 +22,7 @@ import pytest
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
 from conformance.contract.requirements import PARTS, Catalogue
+from conformance.reporting import run_plan
 from conformance.reporting.redaction import write_text
 from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -332,6 +333,9 @@ class SummaryReporter:
             summary["waivers"] = waivers.view(
                 [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
             )
+        plan = run_plan.view(self._config)
+        if plan is not None:
+            summary["plan"] = plan
         if self.baseline is not None and not placeholder:
             from conformance.reporting.baseline import compare
 

@@ -34,12 +34,15 @@ __all__ = [
     "select_parts",
     "skip_for_missing_hook",
     "skip_reason",
+    "skip_unless_sandbox",
 ]
 
 PART_PROPERTY = "conformance_part"
 REQUIREMENTS_PROPERTY = "conformance_requirements"
 ADVISORY_PROPERTY = "conformance_advisory"
 REQUESTS_PROPERTY = "conformance_requests"
+# The words of every skip for sandbox behaviour in production (skip_reasons.py reads them).
+SANDBOX_ONLY = "sandbox behaviour, which a production environment does not have"
 
 MARKERS = {
     "requirement(*ids)": "catalogue ids of the interface requirements this test checks",
@@ -178,6 +181,13 @@ def check_adapter_hook_marks(items: Iterable[pytest.Item]) -> None:
                         f"{item.nodeid}: @adapter_hook names {spec!r}; name the hook by attribute"
                         " of conformance.run.hookspecs: markers.needs_adapter_hook(hookspecs.NAME)"
                     ) from None
+
+
+def skip_unless_sandbox(profile: TargetProfile, what: str) -> None:
+    """Skip the running test against a production target: ``what`` is sandbox behaviour
+    (§4 Sandbox behaviours)."""
+    if profile.environment != "sandbox":
+        pytest.skip(f"{what}: {SANDBOX_ONLY} (the profile's environment is production)")
 
 
 def skip_reason(item: pytest.Item, profile: TargetProfile, config: pytest.Config) -> str | None:

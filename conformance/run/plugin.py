@@ -30,7 +30,7 @@ from conformance.contract.requirements import PARTS, default_catalogue
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient
 from conformance.exchange.evidence import Redactor
-from conformance.reporting import redaction
+from conformance.reporting import redaction, run_plan
 from conformance.reporting.exchange_evidence import record as record_exchanges
 from conformance.reporting.exchange_evidence import start as start_evidence
 from conformance.reporting.secrets import (
@@ -134,6 +134,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if data is not None:
             state = SessionState.from_worker_input(data)
             config.stash[STATE_KEY] = state
+            run_plan.install(config)  # counts what this worker deselects
             config.add_cleanup(_end_worker_process)  # among the first added: runs last
             _install_stop_signal(config)
             if WORKER_PIDS_INPUT in workerinput:
@@ -157,6 +158,7 @@ def _configure_controller(config: pytest.Config) -> None:
     """Resolve the run, start what it needs, check the target, register the reporters."""
     _start_workers_warm(config)
     parts = _selected_parts(config)
+    run_plan.install(config, parts)  # summary.json's `plan`
     profile = load_profile(config)
     from conformance.reporting import baseline, waivers
 

@@ -9,6 +9,7 @@ import pytest
 
 from conformance.contract.assertions import assert_status, assert_unauthorized
 from conformance.exchange.client import RawAuthorization
+from conformance.run.markers import skip_unless_sandbox
 from conformance.run.profile import Credentials
 
 pytestmark = pytest.mark.resource("Authentication")
@@ -68,8 +69,7 @@ def test_unknown_token_id_is_refused(client):
     "AUTH-ENVIRONMENT-BINDING", "COMMON-BASE-ADDRESS-SHARED", "AUTH-401-REASON"
 )
 def test_production_keys_do_not_work_in_the_sandbox(client, profile, production_credentials):
-    if profile.environment != "sandbox":
-        pytest.skip("the target profile is a production environment; this checks a sandbox")
+    skip_unless_sandbox(profile, "production keys answering 401 in the sandbox")
     response = client.get("/config", auth=production_credentials)
     assert_unauthorized(
         response, "credentials are bound to one environment: production keys answer 401 here"

@@ -18,7 +18,7 @@ from conformance.cards.flows import (
     REVERSE_HOOK,
 )
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.run.markers import needs_adapter_hook, skip_unless_sandbox
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),
@@ -31,8 +31,7 @@ pytestmark = [
 
 @pytest.mark.requirement("CARD-DECLINE-NEVER-EXCEPTION", "CARD-DECLINED-INSUFFICIENT-FUNDS-SANDBOX")
 def test_an_underfunded_authorization_is_declined_never_exception(cards, profile):
-    if profile.environment != "sandbox":
-        pytest.skip("the sandbox declines underfunded authorizations; production does not")
+    skip_unless_sandbox(profile, "declining underfunded authorizations")
     card = cards.issue(1_000)
     row = cards.row(card, cards.authorize(card, 250_000)["id"])
     check(

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from conformance.contract.failures import check, fail
+from conformance.run.markers import skip_unless_sandbox
 from conformance.webhooks.sink import SinkTimeout
 
 pytestmark = [pytest.mark.resource("Webhook")]
@@ -17,8 +18,7 @@ SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
 
 def trigger_test_event(client, webhook_sink, profile):
     """POST /sandbox/webhooks/test and wait for a TEST delivery that arrives after it."""
-    if profile.environment != "sandbox":
-        pytest.skip("POST /sandbox/webhooks/test is a sandbox endpoint")
+    skip_unless_sandbox(profile, "POST /sandbox/webhooks/test")
     already = {d.seq for d in webhook_sink.deliveries()}
     started = time.time()
     response = client.post("/sandbox/webhooks/test")
