@@ -20,7 +20,7 @@ from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import ConformanceFailure, shorten
 from conformance.contract.schemas import SchemaRegistry, format_path
 from conformance.exchange.deadline import deadline, deadline_transport
-from conformance.exchange.decoding import DecodeProblem, decode_json
+from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.run.profile import Credentials
@@ -38,6 +38,7 @@ __all__ = [
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 JSON_CLAUSE = "Conventions"
+JSON_REQUIREMENT = "COMMON-JSON-BODIES"
 
 
 class _Default:
@@ -108,6 +109,18 @@ class ApiResponse:
         __tracebackhide__ = True
         try:
             return decode_json(self.content)
+        except DuplicateMember as problem:
+            raise ConformanceFailure(
+                JSON_CLAUSE,
+                f"bodies are JSON ({JSON_REQUIREMENT}), and an object that names a member twice "
+                f"is ambiguous; the {self.status} response of {self.method} {self.path} repeats "
+                f"{problem.name!r} at {problem.where}",
+                expected=_Text(problem.expected),
+                observed=_Text(problem.received),
+                hint="send each member once: which of the values a client reads differs from "
+                "one JSON library to the next",
+                exchange=self.exchange,
+            ) from None
         except DecodeProblem as problem:
             raise ConformanceFailure(
                 JSON_CLAUSE,
@@ -121,8 +134,12 @@ class ApiResponse:
 
     @property
     def is_json(self) -> bool:
+        """Whether the body is JSON (one that repeats a member is, but reading it with
+        :attr:`json` fails)."""
         try:
             decode_json(self.content)
+        except DuplicateMember:
+            return True
         except DecodeProblem:
             return False
         return True
