@@ -411,8 +411,9 @@ class EmbeddedWallet(WalletOperations):
             ENDPOINT["challenge"],
             "the credentialId a passkey challenge returns names the passkey challenged: its "
             "WebAuthn credential id (as registered) or the credential's own id",
-            expected=[credential.id]
-            + ([authenticator.credential_id] if authenticator is not None else []),
+            expected=" or ".join(
+                [credential.id, *([authenticator.credential_id] if authenticator else [])]
+            ),
             observed=named,
             exchange=response.exchange,
         )
