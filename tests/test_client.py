@@ -51,6 +51,11 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/slow":
             RELEASE.wait(10)
             self.reply(200, b"{}")
+        elif path == "/repeated/2025-10-13/config":  # "umaDomain" twice: which one is it?
+            text = json.dumps(VALID_CONFIG)[:-1] + ', "umaDomain": "other.example.com"}'
+            self.reply(200, text.encode())
+        elif path == "/tokens":  # two access tokens under one name
+            self.reply(200, b'{"accessToken": "tok-first-111", "accessToken": "tok-second-222"}')
         elif path == "/echo":
             auth = self.headers.get("Authorization", "")
             body = {"seen": auth, "token": "tok-abc", "note": f"secret is {SECRET}"}
@@ -106,9 +111,37 @@ def test_non_json_bodies_fail_clearly(server):
         _ = response.json
 
 
-def test_responses_over_the_size_cap_fail_clearly(server):
-    with pytest.raises(ConformanceFailure, match="byte cap"):
+def test_responses_over_the_size_cap_fail_as_too_large(server):
+    with pytest.raises(ConformanceFailure) as info:
         make_client(server, max_bytes=100_000).get("/big", validate=False)
+    message = str(info.value)
+    assert "the kit's size cap of 100000 bytes; this 200 answer is larger" in message
+    assert "got Content-Length 1200003, so the body was not read" in message
+
+
+def test_an_answer_that_repeats_a_member_fails_the_json_bodies_requirement(server):
+    """Read with the last value, this configuration passes its schema: it must not."""
+    repeated = server.replace("/2025-10-13", "/repeated/2025-10-13")
+    with pytest.raises(ConformanceFailure) as info:
+        make_client(repeated).get("/config")
+    message = str(info.value)
+    assert message.startswith("Conventions: bodies are JSON (COMMON-JSON-BODIES)")
+    assert "repeats 'umaDomain' at $" in message
+    assert "the member 'umaDomain' 2 times in the object at $" in message
+    assert "reproduce: curl" in message
+    response = make_client(repeated).get("/config", validate=False)
+    assert response.is_json  # it is JSON; reading it is what fails
+    with pytest.raises(ConformanceFailure, match="repeats 'umaDomain'"):
+        _ = response.json
+
+
+def test_every_value_of_a_repeated_secret_member_is_scrubbed_from_evidence(server):
+    client = make_client(server)
+    client.get("/tokens", validate=False)
+    client.get("/echo", validate=False)
+    text = "\n".join(e.to_text() for e in client.log.take())
+    assert "tok-first-111" not in text and "tok-second-222" not in text
+    assert text.count('"accessToken"') == 2  # shown as received: the repeat is the evidence
 
 
 def test_a_hanging_target_times_out_with_a_clear_failure(server):

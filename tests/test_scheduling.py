@@ -1,5 +1,6 @@
-"""The shape of a run: configuration-changing tests first, early starters last, and the
-configuration lock shared by the others, exclusive for them, re-entrant in a process."""
+"""The shape of a run: configuration-changing tests first, early starters and readers of the
+whole run last, and the configuration lock shared by the others, exclusive for them,
+re-entrant in a process."""
 
 from __future__ import annotations
 
@@ -18,23 +19,27 @@ SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
 
 
 class _Item:
-    def __init__(self, name: str, part: str | None, fixtures=(), early=(), long=False):
+    def __init__(self, name: str, part: str | None, fixtures=(), early=(), long=False, reads=False):
         root = SUITES_PARTS_ROOT if part else Path("/elsewhere/tests")
         self.path = root / (part or "") / f"test_{name}.py"
         self.name = name
         self.fixturenames = list(fixtures)
         self._early = early
         self._long = long
+        self._reads = reads
 
     def iter_markers(self, name):
         if name == "starts_early" and self._early:
             yield pytest.mark.starts_early(*self._early).mark
         if name == "runs_long" and self._long:
             yield pytest.mark.runs_long.mark
+        if name == "reads_the_run" and self._reads:
+            yield pytest.mark.reads_the_run.mark
 
 
 def test_configuration_changing_tests_run_first_then_long_ones_and_early_starters_last():
     items = [
+        _Item("signed", "webhooks", ["webhook_sink"], reads=True),
         _Item("a", "resources", ["money"]),
         _Item("expiry", "errors", ["money"], early=("quote_left_to_expire",)),
         _Item("patch", "endpoints", ["client", "restore_config"]),
@@ -46,7 +51,7 @@ def test_configuration_changing_tests_run_first_then_long_ones_and_early_starter
     ]
     order_items(items)  # type: ignore[arg-type]
     assert [i.name for i in items] == [
-        "patch", "patch2", "scratch", "machine", "a", "plain", "b", "expiry"
+        "patch", "patch2", "scratch", "machine", "a", "plain", "b", "expiry", "signed"
     ]  # fmt: skip
 
 

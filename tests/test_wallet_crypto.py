@@ -164,6 +164,29 @@ def test_each_hostile_assertion_is_refused_by_an_independent_verifier(tamper):
         _authenticate(authenticator, verified, tamper, count=2)
 
 
+def test_a_passkey_is_named_by_its_credential_id_in_either_base64_alphabet():
+    authenticator = SoftAuthenticator(RP_ID, ORIGIN)
+    authenticator.raw_id = bytes(range(250, 256)) + bytes(10)  # "+" and "/" in base64
+    raw = authenticator.raw_id
+    for named in (
+        authenticator.credential_id,
+        base64.urlsafe_b64encode(raw).decode(),  # padded
+        base64.b64encode(raw).decode(),
+        base64.b64encode(raw).decode().rstrip("="),
+    ):
+        assert authenticator.is_named_by(named), named
+    other = SoftAuthenticator(RP_ID, ORIGIN)
+    for named in (
+        other.credential_id,
+        "",
+        None,
+        42,
+        "not base64 !",
+        authenticator.credential_id[1:],
+    ):
+        assert not authenticator.is_named_by(named), named
+
+
 def _segments(token):
     return [
         json.loads(base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))) for s in token.split(".")[:2]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from conformance.accounts.resource_events import ResourceEvents
-from conformance.contract.failures import fail
+from conformance.webhooks.event_checks import fail_wait
 from conformance.webhooks.sink import Delivery, SinkTimeout
 
 __all__ = ["EVENTS_CLAUSE", "PREFIX", "wait_card_event"]
@@ -49,8 +49,9 @@ def wait_card_event(
             description=f"{wanted} about {row_id}",
             after=after,
         )
-    except SinkTimeout:
-        fail(
+    except SinkTimeout as timeout:
+        fail_wait(
+            timeout,
             EVENTS_CLAUSE,
             f"{why} fires {wanted} carrying the card transaction (data.id)",
             observed=[d.summary() for d in events.about(row_id, PREFIX, after=after)]

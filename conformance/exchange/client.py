@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 
@@ -20,7 +20,7 @@ from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import ConformanceFailure, shorten
 from conformance.contract.schemas import SchemaRegistry, format_path
 from conformance.exchange.deadline import deadline, deadline_transport
-from conformance.exchange.decoding import DecodeProblem, decode_json
+from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.run.profile import Credentials
@@ -38,6 +38,16 @@ __all__ = [
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 JSON_CLAUSE = "Conventions"
+JSON_REQUIREMENT = "COMMON-JSON-BODIES"
+
+
+class _TooLarge(Exception):
+    """The answer's body went past the size cap; ``received`` bytes were read."""
+
+    def __init__(self, response: httpx.Response, received: int) -> None:
+        super().__init__(f"{received} bytes")
+        self.response = response
+        self.received = received
 
 
 class _Default:
@@ -108,6 +118,18 @@ class ApiResponse:
         __tracebackhide__ = True
         try:
             return decode_json(self.content)
+        except DuplicateMember as problem:
+            raise ConformanceFailure(
+                JSON_CLAUSE,
+                f"bodies are JSON ({JSON_REQUIREMENT}), and an object that names a member twice "
+                f"is ambiguous; the {self.status} response of {self.method} {self.path} repeats "
+                f"{problem.name!r} at {problem.where}",
+                expected=_Text(problem.expected),
+                observed=_Text(problem.received),
+                hint="send each member once: which of the values a client reads differs from "
+                "one JSON library to the next",
+                exchange=self.exchange,
+            ) from None
         except DecodeProblem as problem:
             raise ConformanceFailure(
                 JSON_CLAUSE,
@@ -121,8 +143,12 @@ class ApiResponse:
 
     @property
     def is_json(self) -> bool:
+        """Whether the body is JSON (one that repeats a member is, but reading it with
+        :attr:`json` fails)."""
         try:
             decode_json(self.content)
+        except DuplicateMember:
+            return True
         except DecodeProblem:
             return False
         return True
@@ -278,6 +304,9 @@ class TargetClient:
                     content_bytes = self._read_capped(response)
                 finally:
                     response.close()
+        except _TooLarge as too_large:
+            TARGET_HEALTH.answered()  # an answer too large to read is still an answer
+            self._too_large(too_large, method, path, exchange_base, started)
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
             elapsed = (time.monotonic() - started) * 1000
             exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
@@ -310,16 +339,53 @@ class TargetClient:
         return result
 
     def _read_capped(self, response: httpx.Response) -> bytes:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise _TooLarge(response, 0)  # not read at all
         chunks: list[bytes] = []
         size = 0
         for chunk in response.iter_bytes():
             size += len(chunk)
             if size > self.max_bytes:
-                raise httpx.DecodingError(
-                    f"response larger than the {self.max_bytes} byte cap", request=response.request
-                )
+                raise _TooLarge(response, size)
             chunks.append(chunk)
         return b"".join(chunks)
+
+    def _too_large(
+        self,
+        too_large: _TooLarge,
+        method: str,
+        path: str,
+        exchange_base: Any,
+        started: float,
+    ) -> NoReturn:
+        """Fail for an answer past the size cap, naming the cap and what arrived."""
+        __tracebackhide__ = True
+        response = too_large.response
+        declared = response.headers.get("content-length")
+        received = (
+            f"Content-Length {declared}, so the body was not read"
+            if too_large.received == 0
+            else f"more than {self.max_bytes} bytes (the kit stopped reading at "
+            f"{too_large.received}" + (f"; Content-Length {declared})" if declared else ")")
+        )
+        exchange = exchange_base(
+            status=response.status_code,
+            response_headers=self.redactor.headers(response.headers.items()),
+            response_body=f"<not shown: over the {self.max_bytes}-byte cap ({received})>",
+            elapsed_ms=(time.monotonic() - started) * 1000,
+        )
+        self.log.append(exchange)
+        raise ConformanceFailure(
+            "Conventions",
+            f"the answer to {method} {path} is read only up to the kit's size cap of "
+            f"{self.max_bytes} bytes; this {response.status_code} answer is larger",
+            expected=_Text(f"a body of at most {self.max_bytes} bytes"),
+            observed=_Text(received),
+            hint="the interface states no size for answers, and those the suite reads are far "
+            "smaller: check what the target returns for this request",
+            exchange=exchange,
+        )
 
     def validate(self, response: ApiResponse) -> None:
         """Fail unless the response body is JSON matching its endpoint's schema."""

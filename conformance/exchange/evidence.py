@@ -12,7 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.exchange.decoding import DecodeProblem, decode_json
+from conformance.exchange.decoding import (
+    DecodeProblem,
+    DuplicateMember,
+    decode_json,
+    member_pairs,
+)
 from conformance.reporting.redaction import REDACTED, scrub
 from conformance.reporting.secrets import register_one_time_code, register_secret
 
@@ -81,6 +86,13 @@ class Redactor:
             return ""
         try:
             data = decode_json(raw)
+        except DuplicateMember:
+            # shown as received (the repeat is the evidence), once every value under a
+            # secret key, the repeated ones included, is known to the scrubber
+            _learn_members(member_pairs(raw), request=request)
+            text = raw[:BODY_LIMIT].decode("utf-8", errors="replace")
+            suffix = "" if len(raw) <= BODY_LIMIT else f"... ({len(raw)} bytes)"
+            return self.text(text) + suffix
         except DecodeProblem:
             text = raw[:BODY_LIMIT].decode("utf-8", errors="replace")
             suffix = "" if len(raw) <= BODY_LIMIT else f"... ({len(raw)} bytes)"
@@ -111,6 +123,17 @@ def learn_secrets(value: Any, *, request: bool) -> None:
                     stack.append(inner)
         elif isinstance(item, list):
             stack.extend(i for i in item if isinstance(i, dict | list))
+
+
+def _learn_members(members: Iterable[tuple[str, Any]], *, request: bool) -> None:
+    """Register the values under secret keys among ``members`` (``(name, value)`` pairs)."""
+    keys = _SECRET_REQUEST_KEYS if request else _SECRET_KEYS
+    for key, inner in members:
+        if isinstance(inner, str) and key.lower() in keys:
+            if key.lower() in _ONE_TIME_KEYS:
+                register_one_time_code(inner)
+            else:
+                register_secret(inner)
 
 
 def learn_authorization(value: str) -> None:
@@ -200,6 +223,9 @@ def build_curl(
         try:
             masked = _mask(decode_json(body), _SECRET_REQUEST_KEYS)
             text = redactor.text(json.dumps(masked, separators=(",", ":"), ensure_ascii=False))
+        except DuplicateMember:  # sent as is: its secrets are learnt first
+            _learn_members(member_pairs(body), request=True)
+            text = redactor.text(body.decode("utf-8", errors="replace"))
         except DecodeProblem:
             text = redactor.text(body.decode("utf-8", errors="replace"))
         if len(text) > BODY_LIMIT:

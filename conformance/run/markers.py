@@ -8,6 +8,8 @@
 - ``@resource("PlatformConfig")``: the Allure feature; defaults from the requirement's area.
 - ``@starts_early("fixture")``: that session fixture is set up when the run starts; the
   test runs last (``scheduling.py``).
+- ``@reads_the_run``: the test reads what the whole run caused (every webhook delivery);
+  it runs after all the others (``scheduling.py``).
 
 A test's spec part is the folder it lives in (``suites/<part>/``).
 """
@@ -54,6 +56,8 @@ MARKERS = {
     "expire); the test itself runs last, so its wait overlaps with the rest",
     "runs_long": "takes seconds (a state machine, a wait on the target): runs first among the "
     "ordinary tests, so parallel workers end together",
+    "reads_the_run": "reads what the whole run caused (every webhook delivery): runs after "
+    "every other test",
 }
 
 # Allure feature per catalogue area, for tests without an explicit resource marker.

@@ -19,6 +19,9 @@ and what starts early so that waits on the target's clock overlap with the rest.
 - **Long tests.** A test marked ``@runs_long`` (a state machine) runs
   first among the ordinary tests: under xdist a long test handed out last keeps one worker
   busy while the others have nothing left to do.
+- **Whole-run readers.** A test marked ``@reads_the_run`` (the report of every forged
+  webhook delivery) runs after all the others, so what it reads covers the run (under
+  xdist, what its sink received until then).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ SCRATCH_PLATFORM_FIXTURE = "scratch_platform"
 SECOND_PLATFORM_FIXTURE = "second_client"
 STARTS_EARLY_MARKER = "starts_early"
 RUNS_LONG_MARKER = "runs_long"
+READS_THE_RUN_MARKER = "reads_the_run"
 EARLY_DONE_KEY = pytest.StashKey[bool]()
 # nodeid -> the exchanges its early set-up made (evidence of that test)
 EARLY_EVIDENCE_KEY = pytest.StashKey[dict[str, list[Exchange]]]()
@@ -64,12 +68,14 @@ def starts_early(item: pytest.Item) -> tuple[str, ...]:
 
 
 def order_items(items: list[pytest.Item]) -> None:
-    """Configuration-changing tests first, then long tests, the rest, and tests that
-    started early last (stable within each group)."""
+    """Configuration-changing tests first, then long tests, the rest, tests that started
+    early, and the readers of the whole run last (stable within each group)."""
 
     def rank(item: pytest.Item) -> int:
         if item_part(item) is None:
             return 2
+        if any(True for _ in item.iter_markers(READS_THE_RUN_MARKER)):
+            return 4
         if changes_config(item) or SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
             return 0  # scratch_platform is the primary platform when there is no second
         if starts_early(item):

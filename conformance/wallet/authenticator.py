@@ -65,6 +65,23 @@ class SoftAuthenticator:
     def credential_id(self) -> str:
         return b64url(self.raw_id)
 
+    def is_named_by(self, value: object) -> bool:
+        """Whether ``value`` is this passkey's WebAuthn credential id, encoded as base64url
+        or base64, with or without padding (the interface does not say which)."""
+        if not isinstance(value, str) or not value:
+            return False
+        unpadded = value.rstrip("=")
+        for alphabet in (b"-_", b"+/"):
+            try:
+                decoded = base64.b64decode(
+                    unpadded + "=" * (-len(unpadded) % 4), altchars=alphabet, validate=True
+                )
+            except ValueError:  # binascii.Error included
+                continue
+            if decoded == self.raw_id:
+                return True
+        return False
+
     def _client_data(self, kind: str, challenge: str, origin: str) -> bytes:
         return json.dumps(
             {"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": False},

@@ -381,7 +381,8 @@ class EmbeddedWallet(WalletOperations):
     # -- passkeys (§5 item 2) ----------------------------------------------------------------
 
     def passkey_challenge(self, credential: Credential, client_key: WalletKey) -> tuple[str, str]:
-        """POST .../challenge {clientPublicKey}: the challenge and requestId."""
+        """POST .../challenge {clientPublicKey}: the challenge and requestId; the
+        credentialId names the passkey challenged."""
         __tracebackhide__ = True
         response = self.client.post(
             f"/auth/credentials/{credential.id}/challenge",
@@ -389,11 +390,12 @@ class EmbeddedWallet(WalletOperations):
         )
         body = _json(response)
         challenge, request_id = body.get("challenge"), body.get("requestId")
+        named = body.get("credentialId")
         check(
             response.status == 200
             and isinstance(challenge, str)
             and isinstance(request_id, str)
-            and isinstance(body.get("credentialId"), str),
+            and isinstance(named, str),
             ENDPOINT["challenge"],
             "the challenge of a passkey credential with a P-256 clientPublicKey returns "
             "challenge, credentialId and requestId",
@@ -402,6 +404,19 @@ class EmbeddedWallet(WalletOperations):
             exchange=response.exchange,
         )
         assert isinstance(challenge, str) and isinstance(request_id, str)
+        authenticator = credential.authenticator
+        check(
+            named == credential.id
+            or (authenticator is not None and authenticator.is_named_by(named)),
+            ENDPOINT["challenge"],
+            "the credentialId a passkey challenge returns names the passkey challenged: its "
+            "WebAuthn credential id (as registered) or the credential's own id",
+            expected=" or ".join(
+                [credential.id, *([authenticator.credential_id] if authenticator else [])]
+            ),
+            observed=named,
+            exchange=response.exchange,
+        )
         return challenge, request_id
 
     def passkey_verify(

@@ -1,16 +1,23 @@
-"""Checks every delivered event must pass, whatever its family: envelope and signature; and
-how the suite tells which resource an event is about when its payload is not shown."""
+"""Checks every delivered event must pass, whatever its family: the envelope; how a wait
+that timed out fails (the signature rule, when what matched arrived only forged); and how
+the suite tells which resource an event is about when its payload is not shown.
+
+The events a test reads are authentic: the sink's view sets aside every delivery whose
+signature fails, and the webhooks part reports those once
+(``suites/webhooks/test_test_event.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.failures import check
+from conformance.contract.failures import check, fail
 from conformance.contract.schemas import SchemaRegistry
-from conformance.webhooks.sink import Delivery, SinkView
+from conformance.webhooks.sink import Delivery, SinkTimeout, SinkView
+
+_UNSET: Any = object()
 
 
 @dataclass
@@ -27,8 +34,9 @@ class EventReader:
 __all__ = [
     "SIGNATURE_CLAUSE",
     "check_event_envelopes",
-    "check_event_signatures",
     "event_data",
+    "fail_wait",
+    "listing",
     "mentions_anywhere",
     "names_resource",
 ]
@@ -54,25 +62,51 @@ def check_event_envelopes(
         )
 
 
-def check_event_signatures(
-    sink: SinkView, advisory: Callable[[str], None], events: Iterable[Delivery]
-) -> None:
-    """Every event's X-Service-Signature verifies with the profile's webhook key."""
+def fail_wait(
+    timeout: SinkTimeout,
+    clause: str,
+    statement: str,
+    *,
+    observed: object,
+    hint: str,
+    expected: object = _UNSET,
+) -> NoReturn:
+    """Fail a test whose wait for an event timed out.
+
+    When what it awaited did arrive, but only with an X-Service-Signature that fails
+    verification (set aside, so it counted for nothing), the failure names the signature
+    rule and those deliveries; otherwise it is ``clause``'s: ``statement``, ``observed``.
+    """
     __tracebackhide__ = True
-    if sink.public_key is None:
-        advisory("event signatures were not checked: the profile has no webhook key")
-        return
-    for delivery in events:
-        result = sink.signature(delivery)
-        header = (delivery.signature_header or "<absent>")[:60]
-        check(
-            result.valid,
+    forged = timeout.matching_set_aside
+    if forged:
+        fail(
             SIGNATURE_CLAUSE,
-            "each delivery carries X-Service-Signature: a base64 signature over the "
-            "SHA-256 of the exact body that verifies with the service public key",
-            observed=f"{result.reason} (header {header!r})",
-            hint=delivery.summary(),
+            f"{statement}, signed: every delivery carries an X-Service-Signature that "
+            "verifies with the service public key; what matched arrived only with one that "
+            "does not, so it does not count",
+            observed=_Plain(f"{len(forged)} matching deliveries set aside"),
+            hint="set aside:\n"
+            + listing([s.summary() for s in forged])
+            + "\n  check that the profile's webhook public key is the target's "
+            "(--webhook-public-key) and that the exact bytes signed are the bytes sent",
         )
+    if expected is _UNSET:
+        fail(clause, statement, observed=observed, hint=hint)
+    fail(clause, statement, expected=expected, observed=observed, hint=hint)
+
+
+def listing(lines: Sequence[str], shown: int = 10) -> str:
+    """``lines`` for a failure's hint, one per line, the first ``shown`` of them."""
+    more = [f"... and {len(lines) - shown} more"] if len(lines) > shown else []
+    return "\n".join(f"    {line}" for line in [*lines[:shown], *more])
+
+
+class _Plain(str):
+    """A string shown as it is in a failure message (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def event_data(delivery: Delivery) -> Any:

@@ -147,6 +147,20 @@ def amount_as_string(body: dict[str, Any], *, quote: Quote) -> dict[str, Any]:
 
 
 @fault(
+    "quote-status-repeated",
+    at=quotes_api.CREATED_JSON,
+    clause="Conventions: bodies are JSON (a member named once)",
+    part="resources",
+    caught_by=("test_a_quote_describes_the_request_it_answers",),
+)
+def status_twice(text: bytes, *, quote: Quote) -> bytes:
+    """POST /quotes answers "status" twice: "COMPLETED" first, the quote's own status last
+    (a reader that keeps the last value sees a sound quote)"""
+    assert text.startswith(b"{")
+    return b'{"status": "COMPLETED", ' + text[1:]
+
+
+@fault(
     "transaction-id-unprefixed",
     at=transactions_api.LISTED_BODY,
     clause="§2 Transaction: id",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 from typing import Any
 
 from reference.faults.registry import fault
 from reference.server.errors import Unauthorized
-from reference.wallet import accounts, oidc, otp, passkeys, signatures
+from reference.wallet import accounts, logins, oidc, otp, passkeys, signatures
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import store as wallet_store
 
@@ -287,3 +288,15 @@ def legacy_literal_refused(accepted: bool) -> bool:
     """the legacy literal signatures sandbox-valid-signature and sandbox-valid-passkey-signature
     are refused"""
     return False
+
+
+@fault(
+    "wallet-passkey-challenge-names-another-id",
+    at=logins.CHALLENGED_CREDENTIAL_ID,
+    clause="§4 /auth rows: a passkey challenge returns the challenged passkey's credentialId",
+    part="endpoints",
+    caught_by=("test_the_challenge_of_a_passkey_returns_challenge_credential_id_and_request_id",),
+)
+def random_credential_id(named: str, *, credential: wallet_store.Credential) -> str:
+    """a passkey challenge answers a random credentialId (base64url, the shape of a real one)"""
+    return passkeys.b64url(secrets.token_bytes(16))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -19,7 +20,7 @@ CUSTOMER_EVENT_PREFIX = "CUSTOMER."
     at=delivery.SIGNING_KEY,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
-    caught_by=("test_test_event_is_signed",),
+    caught_by=("test_every_delivery_is_signed",),
 )
 def sign_with_an_unpublished_key(key: ec.EllipticCurvePrivateKey) -> ec.EllipticCurvePrivateKey:
     """deliveries are signed with a key other than the published one"""
@@ -31,7 +32,7 @@ def sign_with_an_unpublished_key(key: ec.EllipticCurvePrivateKey) -> ec.Elliptic
     at=delivery.WIRE_BODY,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
-    caught_by=("test_test_event_is_signed",),
+    caught_by=("test_every_delivery_is_signed",),
 )
 def reserialise_the_body(body: bytes, *, row: OutboxRow) -> bytes:
     """the delivered body differs from the signed bytes"""
@@ -49,7 +50,7 @@ def _unsigned(headers: dict[str, str]) -> dict[str, str]:
     at=delivery.DELIVERY_HEADERS,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
-    caught_by=("test_test_event_is_signed",),
+    caught_by=("test_every_delivery_is_signed",),
 )
 def leave_every_signature_off(headers: dict[str, str], *, row: OutboxRow) -> dict[str, str]:
     """deliveries carry no X-Service-Signature"""
@@ -87,10 +88,65 @@ def misshape_the_test_event(event: dict[str, Any]) -> dict[str, Any]:
     at=delivery.DELIVERY_HEADERS,
     clause="§5 Authentication: webhook signature",
     part="webhooks",
-    caught_by=("test_customer_events_are_signed",),
+    caught_by=(
+        "test_status_changes_emit_events_of_the_customers_family",
+        "test_every_delivery_is_signed",
+    ),
 )
 def leave_customer_signatures_off(headers: dict[str, str], *, row: OutboxRow) -> dict[str, str]:
     """CUSTOMER.* deliveries carry no X-Service-Signature; TEST events stay signed"""
     if row.event_type.startswith(CUSTOMER_EVENT_PREFIX):
         return _unsigned(headers)
     return headers
+
+
+# The status a forged copy claims instead of the real one: the rival outcome, so that a
+# copy counted as authentic would rule out the awaited event and break the state machine.
+RIVAL_STATUS = {
+    "PROCESSING": "FAILED",
+    "COMPLETED": "FAILED",
+    "FAILED": "COMPLETED",
+    "KYC_PENDING": "KYC_REJECTED",
+    "KYC_APPROVED": "KYC_REJECTED",
+    "KYC_REJECTED": "KYC_APPROVED",
+    "KYB_PENDING": "KYB_REJECTED",
+    "KYB_APPROVED": "KYB_REJECTED",
+    "KYB_REJECTED": "KYB_APPROVED",
+    "REFUND_PENDING": "REFUND_FAILED",
+    "REFUND_COMPLETED": "REFUND_FAILED",
+    "REFUND_FAILED": "REFUND_COMPLETED",
+}
+
+
+def forged_copy(body: bytes) -> bytes:
+    """The event with its envelope id kept and its content changed: the rival type and
+    status, and a timestamp an hour earlier."""
+    event = json.loads(body)
+    family, _, status = str(event.get("type", "")).rpartition(".")
+    rival = RIVAL_STATUS.get(status)
+    if family and rival:
+        event["type"] = f"{family}.{rival}"
+    data = event.get("data")
+    if isinstance(data, dict) and "status" in data:
+        event["data"] = {**data, "status": (rival or "FAILED").rpartition("_")[2]}
+    stamp = event.get("timestamp")
+    if isinstance(stamp, str):
+        earlier = datetime.fromisoformat(stamp.replace("Z", "+00:00")) - timedelta(hours=1)
+        event["timestamp"] = earlier.isoformat().replace("+00:00", "Z")
+    return json.dumps(event).encode("utf-8")
+
+
+@fault(
+    "webhook-forged-copy-first",
+    at=delivery.POSTS,
+    clause="§5 Authentication: webhook signature",
+    part="webhooks",
+    caught_by=("test_every_delivery_is_signed",),
+)
+def post_a_forged_copy_first(
+    posts: list[tuple[dict[str, str], bytes]], *, row: OutboxRow
+) -> list[tuple[dict[str, str], bytes]]:
+    """each delivery is preceded by a forged copy: same envelope id, another type, status and
+    timestamp, under the authentic delivery's signature (which does not verify over it)"""
+    headers, body = posts[-1]
+    return [(headers, forged_copy(body)), *posts]

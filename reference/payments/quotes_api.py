@@ -27,6 +27,10 @@ READ_BODY = seam(
     "quotes.read_body",
     "a Quote body answered by POST /quotes or GET /quotes/{quoteId} (context: quote)",
 )
+CREATED_JSON = seam(
+    "quotes.created_json",
+    "the bytes POST /quotes answers 201: the JSON text of the Quote body (context: quote)",
+)
 
 
 def create_quote(request: ApiRequest) -> Response:
@@ -42,7 +46,11 @@ def create_quote(request: ApiRequest) -> Response:
     seams = services.settings.seams
     body = seams.apply(CREATED_BODY, quote_store.render(quote), quote=quote)
     body = seams.apply(READ_BODY, body, quote=quote)
-    return JSONResponse(body, status_code=201)
+    answer = JSONResponse(body, status_code=201)
+    text = seams.apply(CREATED_JSON, answer.body, quote=quote)
+    if text is answer.body:
+        return answer
+    return Response(text, status_code=201, media_type="application/json")
 
 
 def get_quote(request: ApiRequest) -> Response:

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from reference.server.errors import InvalidInput, Unauthorized
 from reference.server.routing import ApiRequest
+from reference.server.seams import seam
 from reference.server.validation import Problems
 from reference.wallet import challenges as wallet_challenges
 from reference.wallet import crypto as wallet_crypto
@@ -21,6 +22,12 @@ from reference.wallet.store import Credential
 
 REQUEST_ID_HEADER = "Request-Id"
 CHALLENGE_BYTES = 32
+
+CHALLENGED_CREDENTIAL_ID = seam(
+    "wallet.passkey_challenged_credential_id",
+    "the credentialId a passkey challenge answers: the WebAuthn credential id of the passkey"
+    " challenged (context: credential)",
+)
 
 
 def read_client_key(problems: Problems, body: dict[str, Any]) -> str | None:
@@ -56,13 +63,10 @@ def passkey_challenge(request: ApiRequest, credential: Credential) -> Response:
     challenge = wallet_passkeys.b64url(secrets.token_bytes(CHALLENGE_BYTES))
     state = {"challenge": challenge, "clientPublicKey": client_key}
     opened = wallet_challenges.open_challenge(request.services.db, credential.id, state)
-    return JSONResponse(
-        {
-            "challenge": challenge,
-            "credentialId": credential.details["credentialId"],
-            "requestId": opened.id,
-        }
+    named = request.services.settings.seams.apply(
+        CHALLENGED_CREDENTIAL_ID, credential.details["credentialId"], credential=credential
     )
+    return JSONResponse({"challenge": challenge, "credentialId": named, "requestId": opened.id})
 
 
 def _read_assertion(body: dict[str, Any]) -> wallet_passkeys.Assertion:

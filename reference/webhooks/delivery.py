@@ -40,6 +40,11 @@ WIRE_BODY = seam(
     "webhooks.wire_body",
     "the bytes posted for a delivery: exactly the signed outbox body (context: row)",
 )
+POSTS = seam(
+    "webhooks.posts",
+    "the requests one delivery posts, in order, as (headers, body): the signed delivery alone"
+    " (context: row)",
+)
 
 
 class DeliveryWorker:
@@ -144,13 +149,19 @@ class DeliveryWorker:
         headers = {"Content-Type": "application/json", SIGNATURE_HEADER: sign(self._key, row.body)}
         headers = seams.apply(DELIVERY_HEADERS, headers, row=row)
         body = seams.apply(WIRE_BODY, row.body, row=row)
+        status = None
         try:
-            if self._plain is not None and self._plain.handles(row.target_url):
-                status = await self._plain.post(row.target_url, body, headers)
-            else:
-                response = await self._client.post(row.target_url, content=body, headers=headers)
-                status = response.status_code
+            # the last request's answer is the delivery's
+            for sent_headers, sent_body in seams.apply(POSTS, [(headers, body)], row=row):
+                status = await self._send(row.target_url, sent_headers, sent_body)
         except (httpx.HTTPError, OSError, h11.ProtocolError) as exc:
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
         return status, f"HTTP {status}"
+
+    async def _send(self, url: str, headers: dict[str, str], body: bytes) -> int:
+        assert self._client is not None
+        if self._plain is not None and self._plain.handles(url):
+            return await self._plain.post(url, body, headers)
+        response = await self._client.post(url, content=body, headers=headers)
+        return response.status_code

@@ -144,18 +144,29 @@ _MALFORMED: dict[str, Callable[[Request, int], bytes]] = {
 }
 MALFORMED_MODES = tuple(_MALFORMED)
 # "mixed" answers each request with the next malformed answer in turn
-MODES = (*MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood")
+MODES = (
+    *MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
+    "oversized",
+)  # fmt: skip
 
 
 class HostileTarget:
     """A loopback target that misbehaves in one way (``mode``)."""
 
-    def __init__(self, mode: str, *, healthy_first: int = 0, trickle_interval: float = 0.05):
+    def __init__(
+        self,
+        mode: str,
+        *,
+        healthy_first: int = 0,
+        trickle_interval: float = 0.05,
+        oversized_bytes: int = 1 << 20,
+    ):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
         self.mode = mode
         self.healthy_first = healthy_first
         self.trickle_interval = trickle_interval
+        self.oversized_bytes = oversized_bytes
         self.requests = 0
         self.received: list[Request] = []
         self._lock = threading.Lock()
@@ -244,6 +255,8 @@ class HostileTarget:
         elif mode == "flood":
             self._maybe_flood(request)
             conn.sendall(_plain(request))
+        elif mode == "oversized":
+            _send_oversized(conn, self.oversized_bytes)
         else:
             conn.sendall(_MALFORMED[mode](request, count))
 
@@ -267,6 +280,21 @@ class HostileTarget:
                 except httpx.HTTPError:
                     continue
                 self.flooded += 1
+
+
+def _send_oversized(conn: socket.socket, size: int) -> None:
+    """A JSON array of ``size`` bytes, chunked (no Content-Length to refuse it by)."""
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    piece = b"1," * 32_768
+    sent = 1
+    conn.sendall(b"1\r\n[\r\n")
+    while sent + len(piece) < size:
+        conn.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+        sent += len(piece)
+    conn.sendall(b"2\r\n1]\r\n0\r\n\r\n")
 
 
 def _plain(request: Request) -> bytes:

@@ -27,7 +27,7 @@ DEADLINE_S = 0.5
 BOUND_S = 8.0
 
 
-def make_client(base_url: str) -> TargetClient:
+def make_client(base_url: str, **kwargs: object) -> TargetClient:
     register_basic_credentials(CLIENT_ID, SECRET)
     return TargetClient(
         base_url=base_url,
@@ -36,6 +36,7 @@ def make_client(base_url: str) -> TargetClient:
         registry=default_registry(),
         log=ExchangeLog(),
         redactor=Redactor((SECRET,)),
+        **kwargs,  # type: ignore[arg-type]
     )
 
 
@@ -116,3 +117,31 @@ def test_two_long_unanswered_requests_in_a_row_mark_the_target_down():
     quick.unanswered("GET /a", "refused")
     quick.unanswered("GET /b", "refused")
     assert quick.down is None  # two quick refusals are not yet a dead target
+
+
+def test_an_answer_over_the_size_cap_is_too_large_not_unanswered():
+    """Too large to read is still an answer: it names the cap and what arrived, and it
+    neither counts towards "the target stopped answering" nor lets a streak go on."""
+    TARGET_HEALTH.reset()
+    try:
+        with HostileTarget("oversized", oversized_bytes=1 << 20) as target:
+            client = make_client(target.base_url, max_bytes=65_536)
+            TARGET_HEALTH.unanswered("GET /earlier", "refused")
+            TARGET_HEALTH.unanswered("GET /earlier", "refused")
+            for _ in range(TARGET_HEALTH.limit + 1):
+                with pytest.raises(ConformanceFailure) as info:
+                    client.get("/config")
+            assert TARGET_HEALTH.down is None
+            assert target.requests == TARGET_HEALTH.limit + 1  # every one was sent
+            TARGET_HEALTH.unanswered("GET /later", "refused")  # a new streak, of one
+            assert TARGET_HEALTH.down is None
+        message = str(info.value)
+        assert message.startswith("Conventions: the answer to GET /config is read only up to")
+        assert "size cap of 65536 bytes; this 200 answer is larger" in message
+        assert "got more than 65536 bytes (the kit stopped reading at 655" in message
+        assert "must answer" not in message and "no answer" not in message
+        exchange = client.log.take()[-1]
+        assert exchange.status == 200 and exchange.error is None
+        assert "over the 65536-byte cap" in exchange.response_body
+    finally:
+        TARGET_HEALTH.reset()

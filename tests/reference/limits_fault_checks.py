@@ -10,7 +10,16 @@ import httpx
 
 from reference.payments.limits import DAILY_LIMIT_USD_CENTS, SIZE_LIMIT_USD_CENTS
 
-from .money_helpers import available, error_code, execute, external, funded, quote, transaction
+from .money_helpers import (
+    available,
+    error_code,
+    execute,
+    external,
+    funded,
+    quote,
+    quote_body,
+    transaction,
+)
 from .reference_helpers import RunningSandbox, WebhookReceiver
 
 Check = Callable[[RunningSandbox, WebhookReceiver], None]
@@ -78,6 +87,20 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         _, created = _paid(client)
         assert created["totalSendingAmount"] == "10000"
         assert client.get(f"/quotes/{created['id']}").json()["totalSendingAmount"] == 10_000
+
+
+@check("quote-status-repeated")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        body = quote_body(holder.account_id(), external(client, holder.id)["id"])
+        response = client.post("/quotes", json=body)
+        assert response.status_code == 201
+        assert response.content.startswith(b'{"status": "COMPLETED", ')
+        assert response.content.count(b'"status":') == 2
+        assert response.json()["status"] == "PENDING"  # the last value is the quote's own
+        read = client.get(f"/quotes/{response.json()['id']}")
+        assert read.content.count(b'"status":') == 1  # only the creation's answer repeats it
 
 
 @check("transaction-id-unprefixed")

@@ -340,6 +340,24 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert not with_webhook_id(webhook_id)([delivery])
 
 
+@check("webhook-forged-copy-first")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+
+    def mine(deliveries: list[Delivery]) -> list[Delivery]:
+        return [d for d in deliveries if d.json().get("webhookId") == webhook_id]
+
+    forged, authentic = mine(receiver.wait_for(lambda ds: len(mine(ds)) >= 2))
+    key = sandbox.banner["webhook_public_key_pem"]
+    signature = authentic.headers["X-Service-Signature"]
+    assert forged.headers["X-Service-Signature"] == signature  # the authentic one's, copied
+    assert forged.json()["timestamp"] < authentic.json()["timestamp"]
+    assert not signature_valid(key, forged.body, signature)
+    assert signature_valid(key, authentic.body, signature)
+
+
 @check("wrong-version-segment")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert sandbox.base_url.endswith("/2024-01-01")

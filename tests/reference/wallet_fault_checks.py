@@ -181,6 +181,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert _assertion_status(sandbox, flags=0x04) == 200
 
 
+@check("wallet-passkey-challenge-names-another-id")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        key = passkey(client)
+        answer = passkey_challenge(client, key, new_key())
+        registered = key.credential["passkey"]["credentialId"]
+        assert answer["credentialId"] not in (registered, key.credential["id"])
+        # the challenge still works: only the id it names is wrong
+        assertion = key.authenticator.assertion(answer["challenge"])
+        assert passkey_verify(client, key, answer, assertion).status_code == 200
+
+
 def _register_oauth(client: httpx.Client, token: str) -> httpx.Response:
     body = {"customerId": customer(client), "type": "OAUTH", "oidcToken": token}
     return client.post("/auth/credentials", json=body)

@@ -17,6 +17,7 @@ EXPECTED = {
     "EndpointRegistration",
     "OrderReport",
     "PublicKey",
+    "SetAside",
     "SignatureCheck",
     "SinkServer",
     "SinkRuledOut",

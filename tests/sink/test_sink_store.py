@@ -40,7 +40,20 @@ def test_a_body_that_is_not_json_has_no_event_fields() -> None:
         None,
         None,
     )
-    assert "not JSON" in item.summary()
+    assert "unreadable: invalid UTF-8 at byte 0" in item.summary()
+
+
+def test_a_body_that_repeats_a_member_is_read_as_nothing_and_says_why() -> None:
+    # a forged "type" first, the real one last: a last-wins reader would see the real event
+    body = (
+        b'{"id": "Webhook:d", "type": "OUTGOING_PAYMENT.FAILED", "timestamp": '
+        b'"2026-01-15T12:00:00Z", "data": {"id": "Transaction:1", "status": "FAILED"}, '
+        b'"type": "OUTGOING_PAYMENT.COMPLETED"}'
+    )
+    item = delivery(8, body)
+    assert (item.json, item.event_id, item.event_type, item.resource_id) == (None,) * 4
+    assert item.json_problem == "the member 'type' 2 times in the object at $"
+    assert "unreadable: the member 'type' 2 times in the object at $" in item.summary()
 
 
 def test_deliveries_survive_the_json_round_trip_byte_for_byte() -> None:

@@ -17,25 +17,46 @@ from conformance.webhooks.sink import (
     SinkTimeout,
     SinkUnavailable,
     SinkView,
+    check_order,
 )
 
 from .sink_helpers import envelope, sign_ec, transaction_id
 
+SIGNED = "<signed with the view's key>"
+_KEY: list[ec.EllipticCurvePrivateKey] = []
 
-def _post(http: httpx.Client, sink: SinkServer, body: bytes, signature: str | None = None) -> None:
+
+@pytest.fixture(autouse=True)
+def _signing_key(ec_key: ec.EllipticCurvePrivateKey) -> None:
+    """The key the view verifies with signs what these tests post, unless they say not."""
+    _KEY[:] = [ec_key]
+
+
+def _headers(body: bytes, signature: str | None) -> dict[str, str]:
     headers = {"Content-Type": "application/json"}
+    if signature == SIGNED:
+        signature = sign_ec(_KEY[0], body)
     if signature is not None:
         headers["X-Service-Signature"] = signature
-    assert http.post(sink.url, content=body, headers=headers).status_code == 200
+    return headers
+
+
+def _post(
+    http: httpx.Client, sink: SinkServer, body: bytes, signature: str | None = SIGNED
+) -> None:
+    response = http.post(sink.url, content=body, headers=_headers(body, signature))
+    assert response.status_code == 200
 
 
 def _post_when_waited_on(sink: SinkServer, body: bytes, waiters: int = 1) -> threading.Thread:
-    """Deliver ``body`` once ``waiters`` long polls are waiting on the store (no sleeps)."""
+    """Deliver ``body``, signed, once ``waiters`` long polls are waiting on the store (no
+    sleeps)."""
+    headers = _headers(body, SIGNED)
 
     def run() -> None:
         assert sink.store.wait_for_waiters(waiters, timeout=10)
         with httpx.Client(trust_env=False, timeout=10) as client:
-            client.post(sink.url, content=body)
+            client.post(sink.url, content=body, headers=headers)
 
     thread = threading.Thread(target=run)
     thread.start()
@@ -172,8 +193,8 @@ def test_signatures_are_checked_with_the_configured_key(
     good = envelope("TEST", event_id="Webhook:good")
     _post(http, sink, good, sign_ec(ec_key, good))
     _post(http, sink, good, sign_ec(other_ec_key, good))
-    _post(http, sink, good)
-    first, second, third = view.deliveries()
+    _post(http, sink, good, signature=None)
+    first, second, third = view.received()
     assert view.signature(first).valid
     assert not view.signature(second).valid
     assert view.signature(third).reason == "missing X-Service-Signature header"
@@ -222,3 +243,117 @@ def test_a_deeply_nested_delivery_is_stored_and_read_without_error(
         ([1, 2], None, None, None),
         (None, None, None, None),
     ]
+
+
+# -- only authentic deliveries count ---------------------------------------------------------
+
+
+def _forged_copy(txn: str, event_id: str, event_type: str, at: float) -> bytes:
+    """Another event under an authentic delivery's id (its signature will not verify)."""
+    return envelope(event_type, txn, at=at, event_id=event_id, data={"status": "FAILED"})
+
+
+def test_a_forged_copy_arriving_first_does_not_hide_the_authentic_one(
+    sink: SinkServer, view: SinkView, http: httpx.Client, other_ec_key: ec.EllipticCurvePrivateKey
+) -> None:
+    txn = transaction_id()
+    processing = envelope("OUTGOING_PAYMENT.PROCESSING", txn, at=0, event_id="Webhook:p")
+    completed = envelope("OUTGOING_PAYMENT.COMPLETED", txn, at=1, event_id="Webhook:c")
+    # each forged copy first: same id, the rival status, earlier, under another key's signature
+    forged = _forged_copy(txn, "Webhook:c", "OUTGOING_PAYMENT.FAILED", at=-5)
+    _post(http, sink, processing)
+    _post(http, sink, forged, sign_ec(other_ec_key, forged))
+    _post(http, sink, completed)
+    events = view.events_for(txn)
+    assert [(d.seq, d.event_type) for d in events] == [
+        (1, "OUTGOING_PAYMENT.PROCESSING"),
+        (3, "OUTGOING_PAYMENT.COMPLETED"),
+    ]
+    assert check_order(events).ok  # the forged FAILED an hour earlier takes no part
+    found = view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=5)
+    assert found.seq == 3 and found.body == completed
+    assert [d.seq for d in view.deliveries()] == [1, 3]
+    assert [d.seq for d in view.received()] == [1, 2, 3]
+    [aside] = view.set_aside()
+    assert aside.delivery.seq == 2 and aside.delivery.event_id == "Webhook:c"
+    assert "does not verify" in aside.check.reason
+    assert "#2 OUTGOING_PAYMENT.FAILED id=Webhook:c" in aside.summary()
+
+
+def test_a_forged_copy_with_the_same_id_and_the_same_type_is_set_aside_too(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    authentic = envelope("OUTGOING_PAYMENT.COMPLETED", txn, at=1, event_id="Webhook:same")
+    tampered = envelope(
+        "OUTGOING_PAYMENT.COMPLETED", txn, at=1, event_id="Webhook:same", data={"status": "X"}
+    )
+    _post(http, sink, tampered, sign_ec(_KEY[0], authentic))  # a signature of other bytes
+    _post(http, sink, authentic)
+    matches = view.wait_for_all(lambda d: d.resource_id == txn, 1, timeout=5, description="it")
+    assert [d.seq for d in matches] == [2]
+    assert [d.seq for d in view.events_for(txn)] == [2]
+
+
+def test_a_forged_event_neither_satisfies_nor_rules_out_a_wait(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    forged = _forged_copy(txn, "Webhook:f", "OUTGOING_PAYMENT.FAILED", at=0)
+    _post(http, sink, forged, signature=None)  # unsigned: unverifiable
+    sender = _post_when_waited_on(sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, at=1))
+    found = view.wait_for(
+        lambda d: d.event_type == "OUTGOING_PAYMENT.COMPLETED" and d.resource_id == txn,
+        timeout=20,
+        description="COMPLETED",
+        rules_out=lambda d: d.event_type == "OUTGOING_PAYMENT.FAILED",  # the forged one's
+    )
+    sender.join(timeout=10)
+    assert found.seq == 2
+
+
+def test_a_wait_that_only_forged_copies_answered_times_out_naming_them(
+    sink: SinkServer, view: SinkView, http: httpx.Client, other_ec_key: ec.EllipticCurvePrivateKey
+) -> None:
+    txn = transaction_id()
+    body = envelope("OUTGOING_PAYMENT.COMPLETED", txn, event_id="Webhook:only")
+    _post(http, sink, body, sign_ec(other_ec_key, body))
+    _post(http, sink, envelope("TEST", event_id="Webhook:t"))
+    with pytest.raises(SinkTimeout) as info:
+        view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=0.1)
+    [aside] = info.value.matching_set_aside
+    assert aside.delivery.seq == 1
+    assert [d.seq for d in info.value.arrived] == [2]
+    assert "1 matching deliveries were set aside" in str(info.value)
+    assert "#1 OUTGOING_PAYMENT.COMPLETED id=Webhook:only" in str(info.value)
+    # the one report reads them all, and a wait may ask for them explicitly
+    assert [s.delivery.seq for s in view.set_aside()] == [1]
+    found = view.wait_for(
+        lambda d: d.resource_id == txn, timeout=5, description="any copy", set_aside_too=True
+    )
+    assert found.seq == 1
+
+
+def test_a_signed_delivery_that_repeats_a_member_satisfies_no_wait(
+    sink: SinkServer, view: SinkView, http: httpx.Client
+) -> None:
+    txn = transaction_id()
+    repeated = (
+        b'{"id": "Webhook:r", "type": "OUTGOING_PAYMENT.FAILED", "timestamp": '
+        b'"2026-01-15T12:00:00Z", "data": {"id": "' + txn.encode() + b'", "status": "FAILED"}, '
+        b'"type": "OUTGOING_PAYMENT.COMPLETED"}'
+    )
+    _post(http, sink, repeated)  # signed with the right key: authentic, but ambiguous
+    with pytest.raises(SinkTimeout) as info:
+        view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=0.1)
+    assert "the member 'type' 2 times in the object at $" in str(info.value)
+    assert view.events_for(txn) == []
+
+
+def test_without_a_key_nothing_is_set_aside(sink: SinkServer, http: httpx.Client) -> None:
+    txn = transaction_id()
+    _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn), signature=None)
+    with SinkView(sink.control_url) as keyless:
+        assert [d.seq for d in keyless.deliveries()] == [1]
+        assert keyless.set_aside() == []
+        assert keyless.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=5).seq == 1

@@ -58,12 +58,6 @@ def test_each_status_event_carries_the_transaction_in_that_status(payment_events
         payment_events.check_statuses(events)
 
 
-@pytest.mark.requirement("WEBHOOK-SIGNATURE")
-def test_payment_events_are_signed(payment_events, payments):
-    for _, events in events_of(payment_events, payments):
-        payment_events.check_signatures(events)
-
-
 @pytest.mark.requirement(
     "WEBHOOK-OUTGOING-REFUND-EVENTS",
     "REFUND-OUTGOING-LIFECYCLE",

@@ -1,4 +1,5 @@
-"""§6 Events — the signed TEST delivery triggered by POST /sandbox/webhooks/test."""
+"""§6 Events — the signed TEST delivery triggered by POST /sandbox/webhooks/test; and §5's
+signature rule, for every delivery of the run."""
 
 from __future__ import annotations
 
@@ -6,20 +7,21 @@ import time
 
 import pytest
 
-from conformance.contract.failures import check, fail
+from conformance.contract.failures import check
 from conformance.run.markers import skip_unless_sandbox
+from conformance.webhooks.event_checks import SIGNATURE_CLAUSE, fail_wait, listing
 from conformance.webhooks.sink import SinkTimeout
 
 pytestmark = [pytest.mark.resource("Webhook")]
 
 CLAUSE = "§6 Events"
-SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
 
 
-def trigger_test_event(client, webhook_sink, profile):
-    """POST /sandbox/webhooks/test and wait for a TEST delivery that arrives after it."""
+def trigger_test_event(client, webhook_sink, profile, *, set_aside_too=False):
+    """POST /sandbox/webhooks/test and wait for a TEST delivery that arrives after it
+    (an authentic one, unless ``set_aside_too``)."""
     skip_unless_sandbox(profile, "POST /sandbox/webhooks/test")
-    already = {d.seq for d in webhook_sink.deliveries()}
+    already = webhook_sink.mark()
     started = time.time()
     response = client.post("/sandbox/webhooks/test")
     check(
@@ -32,18 +34,19 @@ def trigger_test_event(client, webhook_sink, profile):
     )
     try:
         return webhook_sink.wait_for(
-            lambda d: (
-                d.seq not in already and d.event_type == "TEST" and d.received_at >= started - 1
-            ),
+            lambda d: d.event_type == "TEST" and d.received_at >= started - 1,
             timeout=profile.webhook_timeout,  # the interface gives no delivery time
             description="a TEST event after POST /sandbox/webhooks/test",
+            after=already,
+            set_aside_too=set_aside_too,
         )
-    except SinkTimeout as exc:
-        fail(
+    except SinkTimeout as timeout:
+        fail_wait(
+            timeout,
             CLAUSE,
             "POST /sandbox/webhooks/test sends a TEST event to the configured webhookEndpoint",
             observed=f"nothing within {profile.webhook_timeout:g} s",
-            hint=str(exc),
+            hint=str(timeout),
         )
 
 
@@ -69,18 +72,40 @@ def test_test_event_has_the_documented_shape(client, webhook_sink, profile, sche
 
 
 @pytest.mark.requirement("WEBHOOK-SIGNATURE")
-def test_test_event_is_signed(client, webhook_sink, profile):
-    if profile.webhook_public_key is None:
+@pytest.mark.reads_the_run
+def test_every_delivery_is_signed(client, webhook_sink, profile):
+    """The one report of deliveries whose X-Service-Signature fails: the sink's view sets
+    them aside (they satisfy no wait, and no other test sees them), and this test, run
+    after the others, names every one the run received, its own TEST delivery included."""
+    if webhook_sink.public_key is None:
         pytest.skip(
             "needs the webhook public key (--webhook-public-key / CONFORMANCE_WEBHOOK_PUBLIC_KEY)"
         )
-    delivery = trigger_test_event(client, webhook_sink, profile)
-    result = webhook_sink.signature(delivery)
-    header = delivery.headers.get("x-service-signature", "<absent>")[:60]
+    if profile.environment == "sandbox":
+        trigger_test_event(client, webhook_sink, profile, set_aside_too=True)
+    elif not webhook_sink.received():
+        pytest.skip("no delivery arrived in this run to check (the TEST event is sandbox-only)")
+    forged = webhook_sink.set_aside()
+    received = len(webhook_sink.received())
     check(
-        result.valid,
+        not forged,
         SIGNATURE_CLAUSE,
         "each delivery carries X-Service-Signature: a base64 signature over the SHA-256 of the "
         "exact body that verifies with the service public key",
-        observed=f"{result.reason} (header {header!r})",
+        observed=Plain(
+            f"{len(forged)} of the {received} deliveries of this run, whose signature does not "
+            "verify (set aside: no other test counted them)"
+        ),
+        hint="set aside:\n"
+        + listing([s.summary() for s in forged])
+        + "\n  check that the profile's webhook public key is the target's "
+        "(--webhook-public-key), that the signature covers the exact bytes sent, and that "
+        "nothing else posts to the sink's URL",
     )
+
+
+class Plain(str):
+    """Shown as it is in a failure message (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)

@@ -40,12 +40,6 @@ def test_status_changes_emit_events_of_the_customers_family(customer_events, dec
         customer_events.check_family(customer, events)
 
 
-@pytest.mark.requirement("WEBHOOK-SIGNATURE")
-def test_customer_events_are_signed(customer_events, decided):
-    for _, events in events_of(customer_events, decided):
-        customer_events.check_signatures(events)
-
-
 @pytest.mark.requirement("WEBHOOK-ENVELOPE")
 def test_customer_events_are_envelopes(customer_events, decided):
     for _, events in events_of(customer_events, decided):

@@ -8,7 +8,8 @@ control API. Without xdist the same code path runs in one process.
 - :mod:`.store`: :class:`Delivery` records and the thread-safe :class:`DeliveryStore`.
 - :mod:`.server`: :class:`SinkServer`, the HTTP(S) receiver and control API.
 - :mod:`.tls`: the throwaway CA and server certificate for HTTPS mode.
-- :mod:`.view`: :class:`SinkView`, the reader with deadline-bound waits.
+- :mod:`.view`: :class:`SinkView`, the reader with deadline-bound waits; it counts only
+  authentic deliveries and sets aside those whose signature fails (:class:`SetAside`).
 - :mod:`.ordering`: the §3 state machines and :func:`check_order`.
 - :mod:`.registration`: :class:`EndpointRegistration` of the sink as ``webhookEndpoint``.
 """
@@ -36,7 +37,7 @@ from .signatures import (
 )
 from .store import Delivery, DeliveryStore, dedupe_by_event_id
 from .tls import TlsMaterial, generate_tls_material
-from .view import SinkRuledOut, SinkTimeout, SinkUnavailable, SinkView
+from .view import SetAside, SinkRuledOut, SinkTimeout, SinkUnavailable, SinkView
 
 __all__ = [
     "CUSTOMER_KYB",
@@ -51,6 +52,7 @@ __all__ = [
     "EndpointRegistration",
     "OrderReport",
     "PublicKey",
+    "SetAside",
     "SignatureCheck",
     "SinkRuledOut",
     "SinkServer",

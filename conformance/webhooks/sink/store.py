@@ -43,8 +43,14 @@ class Delivery:
 
     @property
     def json(self) -> Any:
-        """The parsed body, or ``None`` when it is not JSON."""
-        return _parsed(self.body)
+        """The parsed body, or ``None`` when it is not readable JSON (one that repeats a
+        member included: it is ambiguous, so it satisfies no check)."""
+        return _parsed(self.body)[0]
+
+    @property
+    def json_problem(self) -> str | None:
+        """Why the body cannot be read as JSON (``None`` when it can)."""
+        return _parsed(self.body)[1]
 
     def _envelope(self) -> dict[str, Any]:
         parsed = self.json
@@ -92,8 +98,10 @@ class Delivery:
         parts.append(f"id={self.event_id or '-'}")
         if self.resource_id:
             parts.append(f"resource={self.resource_id}")
-        if self.event_type is None and self.json is None:
-            parts.append(f"{self.method} {self.path} ({len(self.body)} bytes, not JSON)")
+        problem = self.json_problem
+        if self.event_type is None and problem is not None:
+            size = len(self.body)
+            parts.append(f"{self.method} {self.path} ({size} bytes, unreadable: {problem})")
         return " ".join(parts)
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -121,13 +129,14 @@ class Delivery:
 
 
 @functools.lru_cache(maxsize=4096)
-def _parsed(body: bytes) -> Any:
+def _parsed(body: bytes) -> tuple[Any, str | None]:
     """A delivery body decoded once (waiters read each delivery many times), through the
-    bounded decoding layer: None for anything that is not readable JSON."""
+    bounded decoding layer: ``(value, None)``, or ``(None, why)`` for anything that is not
+    readable JSON."""
     try:
-        return decode_json(body)
-    except DecodeProblem:
-        return None
+        return decode_json(body), None
+    except DecodeProblem as problem:
+        return None, problem.received
 
 
 def parse_timestamp(value: object) -> datetime | None:

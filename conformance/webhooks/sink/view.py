@@ -4,6 +4,14 @@ A :class:`SinkView` talks to the receiver's control API over loopback HTTP. It c
 deliveries it has seen by ``seq`` and asks only for newer ones. Waiting is a long poll with
 a deadline: the receiver holds the request on its store's condition until something new
 arrives, so a view never sleeps.
+
+Only authentic deliveries count. With the target's webhook public key, the view checks each
+delivery's ``X-Service-Signature`` once, as it arrives; a delivery whose signature fails
+(forged, re-serialised, unsigned) is set aside: it satisfies no wait, rules none out, and
+takes no part in deduplication, ordering or the events a test reads, so a forged copy that
+arrives first with an authentic delivery's event id cannot hide it. What was set aside is
+read with :meth:`SinkView.set_aside`, for the one report of the webhooks part. Without a key
+nothing can be told apart, and every delivery counts.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
@@ -21,9 +30,21 @@ from .server import MAX_WAIT_S
 from .signatures import PublicKey, SignatureCheck, load_public_key, verify_signature
 from .store import Delivery, dedupe_by_event_id
 
-__all__ = ["SinkTimeout", "SinkUnavailable", "SinkView"]
+__all__ = ["SetAside", "SinkTimeout", "SinkUnavailable", "SinkView"]
 
 _SUMMARY_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """A delivery whose signature failed verification, and why."""
+
+    delivery: Delivery
+    check: SignatureCheck
+
+    def summary(self) -> str:
+        """The delivery's summary line and the reason its signature failed."""
+        return f"{self.delivery.summary()}: {self.check.reason}"
 
 
 class SinkTimeout(AssertionError):
@@ -32,13 +53,22 @@ class SinkTimeout(AssertionError):
     Attributes:
         description: what the test waited for.
         timeout: how long it waited, in seconds.
-        arrived: every delivery the view had seen when it gave up.
+        arrived: every authentic delivery the view had seen when it gave up.
+        matching_set_aside: deliveries that matched what was awaited but whose signature
+            failed, so they did not count.
     """
 
-    def __init__(self, description: str, timeout: float, arrived: Sequence[Delivery]) -> None:
+    def __init__(
+        self,
+        description: str,
+        timeout: float,
+        arrived: Sequence[Delivery],
+        matching_set_aside: Sequence[SetAside] = (),
+    ) -> None:
         self.description = description
         self.timeout = timeout
         self.arrived = tuple(arrived)
+        self.matching_set_aside = tuple(matching_set_aside)
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -54,6 +84,12 @@ class SinkTimeout(AssertionError):
             )
             lines = "\n".join(f"  {d.summary()}" for d in shown)
             body = f"; deliveries that did arrive ({which}):\n{lines}"
+        if self.matching_set_aside:
+            lines = "\n".join(f"  {s.summary()}" for s in self.matching_set_aside[:_SUMMARY_LIMIT])
+            body += (
+                f"\n{len(self.matching_set_aside)} matching deliveries were set aside, their "
+                f"X-Service-Signature failing verification:\n{lines}"
+            )
         hint = (
             "\nNext step: check that the target's webhookEndpoint is the sink URL, that the "
             "target can reach it, and that the triggering call succeeded."
@@ -113,6 +149,8 @@ class SinkView:
             trust_env=False, timeout=timeout_s, transport=transport, verify=no_tls
         )
         self._cache: list[Delivery] = []
+        # seq -> the signature check of each cached delivery (with a key only)
+        self._checks: dict[int, SignatureCheck] = {}
         self._lock = threading.Lock()
 
     # -- transport --------------------------------------------------------------------
@@ -141,12 +179,25 @@ class SinkView:
             "/deliveries", params={"after": str(after), "wait": f"{wait:.3f}"}, wait=wait
         )
         fetched = [Delivery.from_json_dict(item) for item in payload["deliveries"]]
+        checks = {d.seq: self._verify(d) for d in fetched} if self.public_key else {}
         with self._lock:
             last = self._cache[-1].seq if self._cache else 0
             for delivery in fetched:
                 if delivery.seq > last:
                     self._cache.append(delivery)
+                    if checks:
+                        self._checks[delivery.seq] = checks[delivery.seq]
                     last = delivery.seq
+
+    def _verify(self, delivery: Delivery) -> SignatureCheck:
+        if self.public_key is None:
+            return SignatureCheck(False, "no webhook public key configured")
+        return verify_signature(self.public_key, delivery.body, delivery.signature_header)
+
+    def _authentic(self, delivery: Delivery) -> bool:
+        """Whether a cached delivery counts: its signature verifies, or there is no key."""
+        check = self._checks.get(delivery.seq)
+        return check is None or check.valid
 
     @property
     def last_seq(self) -> int:
@@ -162,10 +213,26 @@ class SinkView:
     # -- reading ----------------------------------------------------------------------
 
     def deliveries(self) -> list[Delivery]:
-        """Every delivery so far, in arrival order."""
+        """Every authentic delivery so far, in arrival order (every delivery without a key)."""
+        self._poll(0.0)
+        with self._lock:
+            return [d for d in self._cache if self._authentic(d)]
+
+    def received(self) -> list[Delivery]:
+        """Every delivery so far as it arrived, those set aside included."""
         self._poll(0.0)
         with self._lock:
             return list(self._cache)
+
+    def set_aside(self, after: int = 0) -> list[SetAside]:
+        """The deliveries (``seq > after``) whose signature failed verification, and why."""
+        self._poll(0.0)
+        with self._lock:
+            return [
+                SetAside(d, self._checks[d.seq])
+                for d in self._cache
+                if d.seq > after and not self._authentic(d)
+            ]
 
     def mark(self) -> int:
         """The current newest ``seq``; pass it as ``after=`` to wait only for later ones."""
@@ -180,8 +247,10 @@ class SinkView:
         description: str,
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
+        set_aside_too: bool = False,
     ) -> Delivery:
-        """Return the first delivery (by arrival, ``seq > after``) matching ``predicate``.
+        """Return the first authentic delivery (by arrival, ``seq > after``) matching
+        ``predicate`` (with ``set_aside_too``, the first delivery, authentic or not).
 
         Deliveries that arrived before the call count. Long-polls until the deadline, then
         raises :class:`SinkTimeout` naming ``description``, the timeout and what arrived;
@@ -189,7 +258,7 @@ class SinkView:
         """
         return self.wait_for_all(
             predicate, 1, timeout=timeout, description=description, after=after,
-            rules_out=rules_out,
+            rules_out=rules_out, set_aside_too=set_aside_too,
         )[0]  # fmt: skip
 
     def wait_for_all(
@@ -201,30 +270,38 @@ class SinkView:
         description: str,
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
+        set_aside_too: bool = False,
     ) -> list[Delivery]:
-        """Wait until ``count`` distinct events match; return every match seen by then.
+        """Wait until ``count`` distinct authentic events match; return every match seen by
+        then (with ``set_aside_too``, deliveries whose signature fails match as well).
 
         Matches are deduplicated by event id (a redelivery counts once, first arrival kept).
         A delivery matching ``rules_out`` (an event that makes the awaited one impossible)
-        ends the wait at once with :class:`SinkRuledOut`.
+        ends the wait at once with :class:`SinkRuledOut`. A delivery set aside (its
+        signature fails) neither matches nor rules out; on a timeout, those that would have
+        matched are named in the :class:`SinkTimeout`.
         """
         if count < 1:
             raise ValueError(f"wait_for_all: count must be >= 1, got {count!r}")
         started = time.monotonic()
         deadline = started + max(timeout, 0.0)
         matches: list[Delivery] = []
+        forged: list[SetAside] = []
         seen_ids: set[str] = set()
         checked = after
         self._poll(0.0)
         while True:
             with self._lock:
-                fresh = [d for d in self._cache if d.seq > checked]
-            for delivery in fresh:
+                fresh = [(d, self._authentic(d)) for d in self._cache if d.seq > checked]
+            for delivery, authentic in fresh:
                 checked = delivery.seq
+                if not authentic and not set_aside_too:
+                    if predicate(delivery):
+                        forged.append(SetAside(delivery, self._checks[delivery.seq]))
+                    continue
                 if not predicate(delivery):
                     if rules_out is not None and rules_out(delivery):
-                        with self._lock:
-                            arrived = [d for d in self._cache if d.seq > after]
+                        arrived = self._authentic_after(after)
                         waited = time.monotonic() - started
                         raise SinkRuledOut(description, waited, arrived, delivery)
                     continue
@@ -238,16 +315,18 @@ class SinkView:
                 return matches
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                with self._lock:
-                    arrived = [d for d in self._cache if d.seq > after]
                 label = (
                     description
                     if count == 1
                     else f"{description} (wanted {count}, got {len(matches)})"
                 )
-                raise SinkTimeout(label, timeout, arrived)
+                raise SinkTimeout(label, timeout, self._authentic_after(after), forged)
             if self.last_seq <= checked:  # else another thread fetched newer ones meanwhile
                 self._poll(remaining)
+
+    def _authentic_after(self, after: int) -> list[Delivery]:
+        with self._lock:
+            return [d for d in self._cache if d.seq > after and self._authentic(d)]
 
     def wait_for_event(
         self,
@@ -269,14 +348,13 @@ class SinkView:
         )
 
     def events_for(self, resource_id: str) -> list[Delivery]:
-        """Deliveries about ``resource_id`` so far, one per event id (first arrival kept)."""
+        """Authentic deliveries about ``resource_id`` so far, one per event id (first
+        authentic arrival kept)."""
         return dedupe_by_event_id(d for d in self.deliveries() if d.resource_id == resource_id)
 
     def signature(self, delivery: Delivery) -> SignatureCheck:
         """Check the delivery's ``X-Service-Signature`` against the configured public key."""
-        if self.public_key is None:
-            return SignatureCheck(False, "no webhook public key configured")
-        return verify_signature(self.public_key, delivery.body, delivery.signature_header)
+        return self._verify(delivery)
 
     # -- life cycle -------------------------------------------------------------------
 
