@@ -4,9 +4,10 @@ Runs in the controlling process only; under xdist it sees every worker's reports
 carry the part, requirement ids and advisories as user properties.
 
 Every run says what it is (``verdict``): ``passed``, ``failed``, ``incomplete`` (stopped by
-Ctrl-C or SIGTERM, or crashed) or ``not_run`` (the target could not be tested, at preflight
-or because it stopped answering mid-run). A placeholder saying INCOMPLETE is written when
-the session starts, so a run that dies before its end never leaves a report reading PASSED.
+Ctrl-C or SIGTERM, or crashed), ``not_run`` (the target could not be tested, at preflight
+or because it stopped answering mid-run), ``no_tests`` or ``usage_error``. The command line
+writes a placeholder saying INCOMPLETE when it claims the report folder, so a run that dies
+before its end never leaves a report reading PASSED.
 """
 
 from __future__ import annotations
