@@ -342,7 +342,7 @@ def _start_sink(state: SessionState) -> None:
         timeout=profile.request_timeout,
         registry=default_registry(),
         log=ExchangeLog(),
-        redactor=Redactor(profile.secrets),
+        redactor=Redactor.for_profile(profile),
     )
 
     def call(method: str, body: dict[str, Any] | None = None) -> Any:

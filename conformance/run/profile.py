@@ -148,6 +148,12 @@ class TargetProfile:
         )
 
     @property
+    def credentials(self) -> tuple[Credentials, ...]:
+        """Every credential pair the profile holds (primary, second, production)."""
+        primary = self.primary if self.client_id and self.client_secret else None
+        return tuple(c for c in (primary, self.second, self.production) if c is not None)
+
+    @property
     def secrets(self) -> tuple[str, ...]:
         """Every secret value the profile holds, for redaction."""
         values = (self.client_secret, self.second_client_secret, self.production_client_secret)
