@@ -245,13 +245,45 @@ def test_report_without_node_says_what_to_install(tmp_path):
     assert done.returncode == 2 and "Node.js" in done.stderr
 
 
+def _tree_leaf_counts(tree):
+    """How often each test appears in Allure's tree (its groups are nested label values)."""
+    seen = {}
+
+    def walk(node):
+        for leaf in node.get("leaves", []):
+            seen[leaf] = seen.get(leaf, 0) + 1
+        for group in node.get("groups", []):
+            walk(tree["groupsById"][group])
+
+    walk(tree["root"])
+    return seen
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js and npm are not installed here")
 def test_report_builds_the_html_grouped_by_part(tmp_path):
-    result = conformance_run(tmp_path, "--parts=versioning")
+    """Each test once (the UI adds a group's count up from its children: a test under three
+    stories read as three), the parts in the interface's order, the verdict in the name."""
+    result = conformance_run(tmp_path, "--parts=versioning,auth")
     assert result.code == 0
-    done = run_report(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.run.cli", "report", "--report-dir", str(tmp_path),
+         "--multi-file"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    tree = json.loads((tmp_path / "allure-report" / "widgets" / "tree.json").read_text())
+    assert "--multi-file --open" in done.stdout  # how to open what a browser will not load
+    report = tmp_path / "allure-report"
+    tree = json.loads((report / "widgets" / "tree.json").read_text())
     names = {group["name"] for group in tree["groupsById"].values()}
-    assert {"versioning", "Versioning", "VERSION-BASE-PATH"} <= names
+    assert {"§9 versioning", "Versioning", "VERSION-BASE-PATH"} <= names
+    counts = _tree_leaf_counts(tree)
+    assert set(counts.values()) == {1}
+    assert len(counts) == sum(result.summary["totals"].values())
+    epics = sorted(tree["groupsById"][g]["name"] for g in tree["root"]["groups"])
+    assert epics == ["§5 auth", "§9 versioning"]  # by name: the interface's order
+    assert json.loads((report / "summary.json").read_text())["name"].startswith(
+        "GPSI conformance: PASSED (http://127.0.0.1:"
+    )
+    overview = json.loads((report / "widgets" / "allure_environment.json").read_text())
+    assert {"name": "verdict", "values": ["PASSED"]} in overview

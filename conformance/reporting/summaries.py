@@ -22,6 +22,7 @@ import pytest
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
 from conformance.contract.requirements import PARTS, Catalogue
+from conformance.reporting.allure_overview import write_overview
 from conformance.reporting.redaction import write_text
 from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -201,6 +202,9 @@ class SummaryReporter:
     def write(self, summary: dict[str, Any]) -> None:
         write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
         write_text(self.report_dir / "summary.md", render_markdown(summary))
+        allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
+        if allure_dir:  # the Allure overview says what summary.json says
+            write_overview(Path(allure_dir), summary)
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""

@@ -93,12 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--open",
         action="store_true",
-        help="then serve it on 127.0.0.1 and open the browser (Ctrl-C stops)",
+        help="then open it in the browser (a --multi-file report is served on 127.0.0.1 "
+        "until Ctrl-C)",
     )
-    report.add_argument(
+    files = report.add_mutually_exclusive_group()
+    files.add_argument(
         "--single-file",
+        dest="single_file",
         action="store_true",
-        help="one self-contained index.html (opens from disk, for sharing)",
+        default=True,
+        help="one self-contained index.html that opens from disk (the default)",
+    )
+    files.add_argument(
+        "--multi-file",
+        dest="single_file",
+        action="store_false",
+        help="Allure's folder of files, which a browser loads only when served (see --open)",
     )
     return parser
 
@@ -248,7 +258,7 @@ def command_serve(args: Sequence[str]) -> int:
 
 
 def command_report(
-    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = False
+    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = True
 ) -> int:
     """Build the HTML report offline with the pinned generator (``allure_report.py``)."""
     from conformance.reporting.allure_report import build_report, open_report
@@ -256,7 +266,8 @@ def command_report(
     code = build_report(report_dir, output, single_file=single_file)
     if code != EXIT_OK or not open_it:
         return code
-    return open_report(Path(output) if output else Path(report_dir) / "allure-report")
+    folder = Path(output) if output else Path(report_dir) / "allure-report"
+    return open_report(folder, single_file=single_file)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

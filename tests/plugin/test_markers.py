@@ -27,7 +27,7 @@ def test_needs_a_feature(client):
 def test_needs_an_adapter(client):
     pass
 
-@pytest.mark.requirement("AUTH-401-REASON")
+@pytest.mark.requirement("AUTH-401-REASON", "AUTH-BASIC-REQUIRED")
 def test_records_an_advisory(advisory):
     advisory("the server answered slowly")
 """
@@ -68,12 +68,21 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester, worker
     assert statuses["AUTH-BASIC-REQUIRED"] == "passed"
     assert statuses["CONFIG-GET-RESOURCE"] == "untested"
     assert (report_dir / "summary.md").read_text().startswith("# Conformance run: PASSED")
-    labels = []
+    labels = {}
     for path in (report_dir / "allure-results").glob("*-result.json"):
-        labels += [(lbl["name"], lbl["value"]) for lbl in json.loads(path.read_text())["labels"]]
-    assert ("epic", "auth") in labels
-    assert ("feature", "Authentication") in labels
-    assert ("story", "AUTH-BASIC-REQUIRED") in labels
+        result = json.loads(path.read_text())
+        labels[result["name"]] = [(lbl["name"], lbl["value"]) for lbl in result["labels"]]
+    # Allure's tree shows (and counts) a test once per value of each grouping label: one
+    # epic (the part, named so that sorting keeps the interface's order), one feature, one
+    # story (the first requirement); every requirement is a tag
+    advisory = labels["test_records_an_advisory"]
+    assert sorted((k, v) for k, v in advisory if k in ("epic", "feature", "story")) == [
+        ("epic", "§5 auth"), ("feature", "Authentication"), ("story", "AUTH-401-REASON")
+    ]  # fmt: skip
+    assert sorted(v for k, v in advisory if k == "tag") == ["AUTH-401-REASON", "AUTH-BASIC-REQUIRED"]
+    assert ("story", "AUTH-BASIC-REQUIRED") in labels["test_reaches_the_target"]
+    overview = (report_dir / "allure-results" / "environment.properties").read_text()
+    assert "verdict=PASSED\n" in overview and "kit=gpsi-conformance " in overview
     junit = ET.parse(report_dir / "junit.xml").getroot()
     props = [p.get("name") for p in junit.iter("property")]
     assert "conformance_part" in props
