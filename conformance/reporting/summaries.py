@@ -121,6 +121,7 @@ class SummaryReporter:
         self.expected_tests: int | None = None
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
+        self.final: dict[str, Any] | None = None  # the summary written at the session's end
         _LAST.verdict, _LAST.reason = "incomplete", None
 
     def stop_target_down(self, reason: str) -> None:
@@ -191,8 +192,19 @@ class SummaryReporter:
             )
         if self.interrupted and isinstance(session.shouldstop, str) and not self.not_run_reason:
             self.interrupted = f"{self.interrupted}: {session.shouldstop}"
-        self.write(self.build())
+        self.final = self.build()
+        self.write(self.final)
         self.record_outcome()
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The comparison with ``--baseline``, at the end of the console's output."""
+        view = (self.final or {}).get("baseline")
+        if view:
+            from conformance.reporting.baseline import console_lines
+
+            terminalreporter.write_sep("-", "compared with the baseline")
+            for line in console_lines(view):
+                terminalreporter.write_line(line)
 
     def record_outcome(self) -> None:
         """Tell the CLI what this run concluded."""
@@ -299,8 +311,9 @@ class SummaryReporter:
                 self.baseline[0],
                 self.baseline[1],
                 summary["failures"],
-                (r.nodeid for r in results if r.outcome == "passed"),
-            )
+                [{"nodeid": r.nodeid, "outcome": r.outcome, "message": r.message}
+                 for r in results],
+            )  # fmt: skip
         return summary
 
     def _waivers(self) -> Any:
