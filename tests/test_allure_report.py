@@ -97,8 +97,7 @@ def test_the_overview_says_the_verdict_target_and_kit(tmp_path: Path) -> None:
     assert text.splitlines()[0] == "verdict=INCOMPLETE: the run did not finish"
     assert len(text.splitlines()) == len(entries)  # one line each, newlines escaped
     assert allure_report.report_name(tmp_path) == (
-        "GPSI conformance: INCOMPLETE: the run did not finish "
-        "(https://api.example.com/2025-10-13)"
+        "GPSI conformance: INCOMPLETE: the run did not finish (https://api.example.com/2025-10-13)"
     )
     assert allure_report.report_name(tmp_path / "none") == "GPSI conformance"
 

@@ -24,7 +24,7 @@ __all__ = [
     "BASELINE_FLAG",
     "compare",
     "console_lines",
-    "from_config",
+    "load",
     "load_baseline",
     "markdown_section",
 ]
@@ -143,9 +143,7 @@ def console_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def from_config(config: pytest.Config) -> tuple[str, dict[str, Any]] | None:
-    """The ``--baseline`` summary of this run, read at start-up (usage errors come early)."""
-    import os
-
-    path = config.getoption("conformance_baseline", None) or os.environ.get(BASELINE_ENV)
-    return (str(path), load_baseline(str(path))) if path else None
+def load(path: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The ``--baseline`` of this run (the profile's), read at start-up: usage errors come
+    before any request."""
+    return (path, load_baseline(path)) if path else None

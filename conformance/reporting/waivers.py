@@ -37,7 +37,6 @@ __all__ = [
     "WaiverPlugin",
     "check_subjects",
     "install",
-    "install_from_config",
     "load_waivers",
 ]
 
@@ -241,11 +240,3 @@ def install(config: pytest.Config, path: str | None) -> WaiverPlugin | None:
     plugin = WaiverPlugin(path, waivers)
     config.pluginmanager.register(plugin, PLUGIN_NAME)
     return plugin
-
-
-def install_from_config(config: pytest.Config) -> WaiverPlugin | None:
-    """``--waivers`` (or ``CONFORMANCE_WAIVERS``) of this run, if any."""
-    import os
-
-    path = config.getoption("conformance_waivers", None) or os.environ.get(WAIVERS_ENV)
-    return install(config, str(path) if path else None)

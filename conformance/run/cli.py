@@ -51,20 +51,53 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument("--parts", metavar="A,B", help="spec parts to run (default: all eight)")
     run.add_argument("-n", dest="workers", metavar="N", help="parallel workers (pytest-xdist)")
     run.add_argument(
-        opt.WAIVERS_FLAG,
-        dest="waivers",
-        metavar="FILE",
-        help="TOML file of accepted failures (reason, expiry); expired ones fail",
-    )
-    run.add_argument(
-        opt.BASELINE_FLAG,
-        dest="baseline",
-        metavar="SUMMARY_JSON",
-        help="an earlier summary.json: the summaries list new and fixed failures",
+        opt.RECORD_EXCHANGES_FLAG,
+        dest="record_exchanges",
+        action="store_true",
+        help="write every exchange, redacted, to REPORT_DIR/evidence/",
     )
     for setting in opt.SETTINGS:
-        run.add_argument(setting.flag, dest=setting.dest, default=None, help=setting.help)
+        metavar = opt.METAVARS.get(setting.kind) or setting.key.upper()
+        run.add_argument(
+            setting.flag, dest=setting.dest, default=None, metavar=metavar, help=setting.help
+        )
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="-- then pytest arguments")
+
+
+# The run's options that take a value (`-n` takes a number, never a dash).
+_VALUE_FLAGS = frozenset({"--profile", "--parts", *(s.flag for s in opt.SETTINGS)})
+
+
+def join_dash_values(argv: Sequence[str]) -> list[str]:
+    """``--client-secret -abc`` as ``--client-secret=-abc``: argparse takes a value that
+    starts with a dash for an option and refuses the flag as given no value. A value is
+    joined to its flag unless it is one of the run's options (then the flag has no value,
+    and argparse says so); nothing after ``--`` is touched."""
+    args = list(argv)
+    if not args or args[0] != "run":
+        return args
+    options = _VALUE_FLAGS | {"-n", "-h", "--help", opt.RECORD_EXCHANGES_FLAG}
+    joined = [args[0]]
+    index = 1
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            joined += args[index:]
+            break
+        following = args[index + 1] if index + 1 < len(args) else None
+        if (
+            arg in _VALUE_FLAGS
+            and following is not None
+            and following.startswith("-")
+            and following != "--"
+            and following.split("=", 1)[0] not in options
+        ):
+            joined.append(f"{arg}={following}")
+            index += 2
+            continue
+        joined.append(arg)
+        index += 1
+    return joined
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,9 +190,8 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
         args.append(f"{opt.PARTS_FLAG}={ns.parts}")
     if ns.workers:
         args += ["-n", str(ns.workers)]
-    for flag, value in ((opt.WAIVERS_FLAG, ns.waivers), (opt.BASELINE_FLAG, ns.baseline)):
-        if value:
-            args.append(f"{flag}={value}")
+    if ns.record_exchanges:
+        args.append(opt.RECORD_EXCHANGES_FLAG)
     for setting in opt.SETTINGS:
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
@@ -249,11 +281,16 @@ def command_run(ns: argparse.Namespace) -> int:
     return EXIT_INCOMPLETE  # interrupted or crashed without a verdict
 
 
+# The reference's command reads its name from this variable (`reference/server/cli.py`).
+REFERENCE_PROG_ENV = "REFERENCE_PROG"
+
+
 def command_serve(args: Sequence[str]) -> int:
-    """Replace this process with the reference sandbox (the suite never imports it)."""
+    """Replace this process with the reference sandbox (the suite never imports it), whose
+    help and usage errors then name the command typed: `conformance serve`."""
     command = [sys.executable, "-m", "reference", "serve", *args]
     sys.stdout.flush()
-    os.execv(sys.executable, command)
+    os.execve(sys.executable, command, {**os.environ, REFERENCE_PROG_ENV: "conformance"})
     return EXIT_FAILED  # not reached
 
 
@@ -285,12 +322,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command(argv[1:])
     parser = build_parser()
     try:
-        ns = parser.parse_args(argv)
+        ns = parser.parse_args(join_dash_values(argv))
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
     if ns.command == "run":
         import time
 
+        opt.use_run_spelling()  # usage errors name --parts and --profile, as typed here
         started = time.time() - 1.0  # file times may be coarser than the clock
         code = command_run(ns)
         from conformance.reporting.report_paths import render_locations
