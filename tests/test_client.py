@@ -180,6 +180,10 @@ def test_the_curl_line_keeps_a_malformed_header_and_hides_other_credentials(serv
         server, RawAuthorization("Basic !!not-base64!!")
     )
     assert '-u ":"' in _curl_of(server, RawAuthorization("Basic Og=="))  # an empty pair
+    # the token id alone, no colon: encoded in the shell from its variable
+    assert '''-H "authorization: Basic $(printf %s "$CONFORMANCE_CLIENT_ID" | base64)"''' in (
+        _curl_of(server, RawAuthorization("Basic dG9rX2lk"))  # base64 of tok_id
+    )
     raw_pair = _curl_of(server, RawAuthorization("Basic dG9rX2lkOm5vcGU="))  # tok_id:nope
     assert '-u "$CONFORMANCE_CLIENT_ID:<a secret that is not the profile\'s>"' in raw_pair
     bearer = _curl_of(server, RawAuthorization("Bearer forged-token-value-123"))

@@ -214,27 +214,43 @@ class Exchange:
         return "\n".join(lines)
 
 
-def basic_credentials(authorization: str | None) -> tuple[str, str] | None:
-    """The token id and secret an HTTP Basic header carries, or None when it carries no
-    well-formed pair (another scheme, not base64, no colon)."""
+def _basic_text(authorization: str | None) -> str | None:
+    """The text an HTTP Basic header's token decodes to, or None (another scheme, no token,
+    not base64 of UTF-8)."""
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "basic" or not token.strip():
         return None
     try:
-        decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
+        return base64.b64decode(token.strip(), validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
-    client_id, colon, secret = decoded.partition(":")
-    return (client_id, secret) if colon else None
 
 
-def _curl_authorization(value: str, redactor: Redactor) -> str:
-    """An Authorization header that is not a Basic pair, for a curl line: as sent when it
-    carries no credential (a malformed Basic header), else with a placeholder."""
+def basic_credentials(authorization: str | None) -> tuple[str, str] | None:
+    """The token id and secret an HTTP Basic header carries, or None when it carries no
+    well-formed pair (another scheme, not base64, no colon)."""
+    decoded = _basic_text(authorization)
+    client_id, colon, secret = (decoded or "").partition(":")
+    return (client_id, secret) if decoded is not None and colon else None
+
+
+def _curl_authorization(name: str, value: str, redactor: Redactor) -> str:
+    """The ``-H`` value of an Authorization header that is not a Basic pair, quoted for a
+    shell: a Basic token of one profile credential alone (no colon) encoded from its
+    variable, another scheme's credential as a placeholder, anything else as sent."""
+    decoded = _basic_text(value)
+    known = next(
+        (variable for c in redactor.credentials
+         for variable, held in ((c.id_env, c.client_id), (c.secret_env, c.client_secret))
+         if decoded == held),
+        None,
+    )  # fmt: skip
+    if known is not None:
+        return f'"{name}: Basic $(printf %s "${known}" | base64)"'
     scheme, _, credential = value.strip().partition(" ")
-    if not credential.strip() or scheme.lower() == "basic":
-        return redactor.text(value)
-    return f"{scheme} {NOT_THE_PROFILE_S['token']}"
+    if credential.strip() and scheme.lower() != "basic":
+        return shlex.quote(f"{name}: {scheme} {NOT_THE_PROFILE_S['token']}")
+    return shlex.quote(f"{name}: {redactor.text(value)}")
 
 
 def build_curl(
@@ -264,7 +280,7 @@ def build_curl(
             continue
         if name.lower() == "authorization":
             if pair is None:
-                parts += ["-H", shlex.quote(f"{name}: {_curl_authorization(value, redactor)}")]
+                parts += ["-H", _curl_authorization(name, value, redactor)]
             continue
         shown = redactor.headers([(name, value)])[name]
         parts += ["-H", shlex.quote(f"{name}: {shown}")]
