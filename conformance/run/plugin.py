@@ -264,7 +264,7 @@ def _register_adapter(config: pytest.Config, name: str) -> None:
     except (ImportError, OSError, SyntaxError) as exc:
         raise pytest.UsageError(
             f"conformance: {options.ADAPTER.flag}={name!r}: cannot import ({exc}). "
-            "Give an importable module implementing the adapter hooks."
+            "Give an importable module implementing the adapter hooks, or its .py file."
         ) from exc
     found = [hook for hook in hookspecs.ADAPTER_HOOKS if callable(getattr(module, hook, None))]
     if not found:
