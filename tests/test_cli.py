@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conformance.run.cli import RUN_PLUGINS, build_parser, pytest_arguments
+from conformance.run.cli import RUN_PLUGINS, build_parser, join_dash_values, pytest_arguments
 
 from .conformance_runs.runner import conformance_run
 
@@ -61,6 +61,56 @@ def test_usage_errors_exit_2(tmp_path, argv):
     assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
 
 
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["run", "--parts", "nonsense"], "--parts='nonsense': unknown part(s) nonsense"),
+        (["run", "--profile", "no-such.toml"], "--profile='no-such.toml': no such file"),
+        (["run", "--client-secret"], "--client-secret: expected one argument"),
+    ],
+)
+def test_usage_errors_name_the_options_as_typed(tmp_path, argv, named):
+    """`conformance run` spells --parts and --profile so; pytest's --conformance-parts and
+    the internal names (conformance_parts) are not what the user typed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.run.cli", *argv, "--report-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 2 and named in output, output[-2000:]
+    assert "--conformance-" not in output and "conformance_" not in output
+
+
+def test_a_value_starting_with_a_dash_is_a_value():
+    assert join_dash_values(["run", "--client-secret", "-abc", "--parts", "auth"]) == [
+        "run", "--client-secret=-abc", "--parts", "auth"
+    ]  # fmt: skip
+    # an option of the run is not a value: argparse then says the flag has none
+    assert join_dash_values(["run", "--client-secret", "--parts", "auth"])[1] == "--client-secret"
+    assert join_dash_values(["run", "--", "--client-secret", "-abc"])[2:] == [
+        "--client-secret", "-abc"
+    ]  # fmt: skip
+    for argv in (["run", "--client-secret", "-abc"], ["run", "--client-secret=-abc"]):
+        ns = build_parser().parse_args(join_dash_values(argv))
+        assert ns.conformance_client_secret == "-abc"
+        assert "--client-secret=-abc" in pytest_arguments(ns)
+
+
+def test_record_exchanges_is_an_option_of_run():
+    ns = build_parser().parse_args(["run", "--record-exchanges", "--parts", "auth"])
+    assert "--record-exchanges" in pytest_arguments(ns)
+    assert "--record-exchanges" not in pytest_arguments(build_parser().parse_args(["run"]))
+
+
+def test_serve_help_names_the_command_typed():
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.run.cli", "serve", "--help"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.startswith("usage: conformance serve ")
+    assert "python -m reference" not in done.stdout
+
+
 @pytest.fixture(scope="module")
 def served():
     """`conformance serve` on a free port, with fixed credentials."""
@@ -107,6 +157,33 @@ def test_a_served_target_passes_and_no_secret_reaches_a_report(tmp_path, served)
             for secret in secrets:
                 assert secret not in text, f"a secret leaked into {path}"
     assert any("curl" in p.read_text() for p in (tmp_path / "allure-results").glob("*attachment*"))
+
+
+@pytest.mark.slow
+def test_a_secret_starting_with_a_dash_works_and_exchanges_are_recorded(tmp_path):
+    """`--client-secret -...` (argparse would take it for an option), against a sandbox whose
+    secret starts with a dash; `--record-exchanges` as README shows it, before `--`."""
+    secret = "-dash-first-secret-value"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance.run.cli", "serve", "--port", "0",
+         "--client-id", "tok_dash", "--client-secret", secret],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        info = json.loads(process.stdout.readline())
+        assert info["client_secret"] == secret
+        result = conformance_run(
+            tmp_path, "--target-url", info["base_url"], "--client-id", "tok_dash",
+            "--client-secret", secret, "--parts", "versioning", "--record-exchanges",
+        )  # fmt: skip
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert result.code == 0, result.output[-3000:]
+    assert list((tmp_path / "evidence").glob("exchanges-*.jsonl"))
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert secret not in path.read_text(errors="replace"), path
 
 
 @pytest.mark.slow
@@ -245,13 +322,45 @@ def test_report_without_node_says_what_to_install(tmp_path):
     assert done.returncode == 2 and "Node.js" in done.stderr
 
 
+def _tree_leaf_counts(tree):
+    """How often each test appears in Allure's tree (its groups are nested label values)."""
+    seen = {}
+
+    def walk(node):
+        for leaf in node.get("leaves", []):
+            seen[leaf] = seen.get(leaf, 0) + 1
+        for group in node.get("groups", []):
+            walk(tree["groupsById"][group])
+
+    walk(tree["root"])
+    return seen
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("npm") is None, reason="Node.js and npm are not installed here")
 def test_report_builds_the_html_grouped_by_part(tmp_path):
-    result = conformance_run(tmp_path, "--parts=versioning")
+    """Each test once (the UI adds a group's count up from its children: a test under three
+    stories read as three), the parts in the interface's order, the verdict in the name."""
+    result = conformance_run(tmp_path, "--parts=versioning,auth")
     assert result.code == 0
-    done = run_report(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "conformance.run.cli", "report", "--report-dir", str(tmp_path),
+         "--multi-file"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    tree = json.loads((tmp_path / "allure-report" / "widgets" / "tree.json").read_text())
+    assert "--multi-file --open" in done.stdout  # how to open what a browser will not load
+    report = tmp_path / "allure-report"
+    tree = json.loads((report / "widgets" / "tree.json").read_text())
     names = {group["name"] for group in tree["groupsById"].values()}
-    assert {"versioning", "Versioning", "VERSION-BASE-PATH"} <= names
+    assert {"§9 versioning", "Versioning", "VERSION-BASE-PATH"} <= names
+    counts = _tree_leaf_counts(tree)
+    assert set(counts.values()) == {1}
+    assert len(counts) == sum(result.summary["totals"].values())
+    epics = sorted(tree["groupsById"][g]["name"] for g in tree["root"]["groups"])
+    assert epics == ["§5 auth", "§9 versioning"]  # by name: the interface's order
+    assert json.loads((report / "summary.json").read_text())["name"].startswith(
+        "GPSI conformance: PASSED (http://127.0.0.1:"
+    )
+    overview = json.loads((report / "widgets" / "allure_environment.json").read_text())
+    assert {"name": "verdict", "values": ["PASSED"]} in overview

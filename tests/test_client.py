@@ -16,6 +16,11 @@ from conformance.exchange.evidence import Redactor
 from conformance.run.profile import Credentials
 
 SECRET = "very-secret-value-123"
+CREDENTIALS = Credentials("tok_id", SECRET)
+SECOND = Credentials(
+    "tok_second", "second-secret-value-456",
+    "CONFORMANCE_SECOND_CLIENT_ID", "CONFORMANCE_SECOND_CLIENT_SECRET",
+)  # fmt: skip
 RELEASE = threading.Event()
 
 VALID_CONFIG = {
@@ -81,11 +86,11 @@ def server() -> Iterator[str]:
 def make_client(base_url: str, *, timeout: float = 5.0, max_bytes: int = 1_000_000) -> TargetClient:
     return TargetClient(
         base_url=base_url,
-        credentials=Credentials("tok_id", SECRET),
+        credentials=CREDENTIALS,
         timeout=timeout,
         registry=default_registry(),
         log=ExchangeLog(),
-        redactor=Redactor((SECRET,)),
+        redactor=Redactor((SECRET, SECOND.client_secret), (CREDENTIALS, SECOND)),
         max_bytes=max_bytes,
     )
 
@@ -176,3 +181,45 @@ def test_raw_authorization_headers_are_sent_but_not_shown(server):
     response = client.get("/echo", auth=RawAuthorization(f"Bearer {SECRET}"), validate=False)
     assert response.json["seen"] == f"Bearer {SECRET}"
     assert SECRET not in response.exchange.to_text()
+
+
+def _curl_of(server, auth) -> str:
+    return make_client(server).get("/echo", auth=auth, validate=False).exchange.curl
+
+
+def test_the_curl_line_sends_the_wrong_secret_the_test_sent(server):
+    """§5's wrong-secret test: its curl line must not send the profile's secret."""
+    curl = _curl_of(server, Credentials("tok_id", "wrong-" + "x" * 16))
+    assert '-u "$CONFORMANCE_CLIENT_ID:<a secret that is not the profile\'s>"' in curl
+    assert "CONFORMANCE_CLIENT_SECRET" not in curl and "wrong-" not in curl
+
+
+def test_the_curl_line_names_each_profile_credential_by_its_variable(server):
+    assert '-u "$CONFORMANCE_CLIENT_ID:$CONFORMANCE_CLIENT_SECRET"' in _curl_of(server, CREDENTIALS)
+    assert '-u "$CONFORMANCE_SECOND_CLIENT_ID:$CONFORMANCE_SECOND_CLIENT_SECRET"' in _curl_of(
+        server, SECOND
+    )
+    # a pair the profile does not hold, made of two halves it does: each half by its variable
+    mixed = _curl_of(server, Credentials("tok_second", SECRET))
+    assert '-u "$CONFORMANCE_SECOND_CLIENT_ID:$CONFORMANCE_CLIENT_SECRET"' in mixed
+    unknown = _curl_of(server, Credentials("unknown-abc", "also-unknown-secret"))
+    assert ('-u "<a token id that is not the profile\'s>:<a secret that is not the '
+            'profile\'s>"') in unknown  # fmt: skip
+    assert "unknown-abc" not in unknown and "also-unknown" not in unknown
+
+
+def test_the_curl_line_keeps_a_malformed_header_and_hides_other_credentials(server):
+    assert "-H 'authorization: Basic !!not-base64!!'" in _curl_of(
+        server, RawAuthorization("Basic !!not-base64!!")
+    )
+    assert '-u ":"' in _curl_of(server, RawAuthorization("Basic Og=="))  # an empty pair
+    # the token id alone, no colon: encoded in the shell from its variable
+    assert '''-H "authorization: Basic $(printf %s "$CONFORMANCE_CLIENT_ID" | base64)"''' in (
+        _curl_of(server, RawAuthorization("Basic dG9rX2lk"))  # base64 of tok_id
+    )
+    raw_pair = _curl_of(server, RawAuthorization("Basic dG9rX2lkOm5vcGU="))  # tok_id:nope
+    assert '-u "$CONFORMANCE_CLIENT_ID:<a secret that is not the profile\'s>"' in raw_pair
+    bearer = _curl_of(server, RawAuthorization("Bearer forged-token-value-123"))
+    assert "authorization: Bearer <a token that is not a profile credential>" in bearer
+    assert "forged-token" not in bearer
+    assert "authorization" not in _curl_of(server, None).lower()

@@ -89,3 +89,19 @@ def test_later_requirements_are_still_open():
     tested = {rid for *_, ids in suite_tests() for rid in ids}
     assert not sorted(set(LATER) & tested), "tested ids still listed in LATER"
     assert not sorted(set(LATER) - set(default_catalogue().ids())), "unknown ids in LATER"
+
+
+def test_the_suite_index_is_every_test_the_modules_define():
+    """Waivers are checked against ``suite_index`` (read without importing), whichever parts
+    a run collects: it must find exactly what importing the modules finds."""
+    from conformance.run.suite_index import names_a_suite_test, suite_test_ids
+
+    imported = {
+        f"{module.removeprefix('conformance.suites.').replace('.', '/')}.py::{name}"
+        for _, module, name, _ in suite_tests()
+    }
+    assert suite_test_ids() == imported
+    some = sorted(imported)[0]
+    assert names_a_suite_test(some) and names_a_suite_test(f"conformance/suites/{some}[x-1]")
+    assert names_a_suite_test(some.split("/", 1)[1])  # from the module's name on
+    assert not names_a_suite_test(some + "_not") and not names_a_suite_test(some[1:])

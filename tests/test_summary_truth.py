@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conformance.reporting.baseline import compare, markdown_section
+from conformance.reporting.baseline import compare, console_lines, markdown_section
 from conformance.reporting.report_paths import render_locations
 from conformance.reporting.skip_reasons import (
     classify_skip,
@@ -170,12 +170,44 @@ def test_the_baseline_shows_new_and_fixed_failures() -> None:
         "b.json",
         baseline,
         [{"nodeid": "a::new", "message": "boom"}, {"nodeid": "a::still", "message": "x"}],
-        ["a::old"],
+        [{"nodeid": "a::old", "outcome": "passed", "message": ""}],
     )
     assert [f["nodeid"] for f in view["new_failures"]] == ["a::new"]
     assert view["fixed"] == [{"nodeid": "a::old"}]
     assert view["still_failing"] == 1
     assert "NEW `a::new`: boom" in "\n".join(markdown_section({"baseline": view}))
+    assert view["tests_compared"] is False  # an older baseline lists no test outcomes
+    assert "cannot be told" in "\n".join(markdown_section({"baseline": view}))
+
+
+def test_a_test_that_passed_in_the_baseline_and_no_longer_does_is_a_regression() -> None:
+    baseline = {
+        "failures": [],
+        "tests": [
+            {"nodeid": n, "outcome": "passed"}
+            for n in ("a::fails", "a::skips", "a::gone", "a::waived", "a::still_passes")
+        ] + [{"nodeid": "a::was_skipped", "outcome": "skipped"}],
+    }  # fmt: skip
+    now = [
+        {"nodeid": "a::fails", "outcome": "failed", "message": "§5 Authentication: boom"},
+        {"nodeid": "a::skips", "outcome": "skipped", "message": "needs adapter hook 'x'"},
+        {"nodeid": "a::waived", "outcome": "waived", "message": "PAY-1 (expires 2030-01-01)"},
+        {"nodeid": "a::still_passes", "outcome": "passed", "message": ""},
+    ]
+    view = compare("b.json", baseline, [now[0]], now)
+    assert [(r["nodeid"], r["now"]) for r in view["regressions"]] == [
+        ("a::fails", "failed"), ("a::skips", "skipped"), ("a::gone", "untested"),
+        ("a::waived", "waived"),
+    ]  # fmt: skip
+    assert view["regressions"][1]["message"] == "needs adapter hook 'x'"
+    assert "not run by this run" in view["regressions"][2]["message"]
+    text = "\n".join(markdown_section({"baseline": view}))
+    assert "regressions (passed in the baseline, not now): 4" in text
+    assert "REGRESSED `a::skips`: now skipped: needs adapter hook 'x'" in text
+    assert "REGRESSED `a::fails`" not in text  # listed once, as a new failure
+    console = "\n".join(console_lines(view))
+    assert "4 regression(s), 1 new failure(s), 0 fixed, 0 still failing" in console
+    assert "REGRESSED a::gone: now untested" in console
 
 
 def test_the_console_says_where_every_report_is(tmp_path: Path) -> None:
@@ -228,7 +260,7 @@ def test_a_waiver_of_an_unknown_requirement_is_a_usage_error(tmp_path: Path) -> 
     path = _waiver_file(
         tmp_path, '[[waiver]]\nrequirement = "NO-SUCH-ID"\nreason = "r"\nexpires = 2030-01-01\n'
     )
-    config = MagicMock()
+    config = MagicMock(spec=["pluginmanager"])  # the controller: no workerinput
     config.pluginmanager.get_plugin.return_value = None
     with pytest.raises(pytest.UsageError, match="NO-SUCH-ID"):
         install(config, path)

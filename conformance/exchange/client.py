@@ -248,11 +248,9 @@ class TargetClient:
         __tracebackhide__ = True
         url = path if path.startswith(("http://", "https://")) else self.base_url + path
         send_headers = dict(headers or {})
-        auth_env: tuple[str, str] | None = None
         creds = self.credentials if isinstance(auth, _Default) else auth
         if isinstance(creds, Credentials):
             send_headers["Authorization"] = basic_header(creds.client_id, creds.client_secret)
-            auth_env = (creds.id_env, creds.secret_env)
         elif isinstance(creds, RawAuthorization):
             send_headers["Authorization"] = creds.value
         request = self._http.build_request(
@@ -272,7 +270,6 @@ class TargetClient:
             base_url=self.base_url,
             headers=dict(request.headers),
             body=body,
-            auth_env=auth_env,
             redactor=self.redactor,
         )
         exchange_base = partial(

@@ -2,10 +2,18 @@
 
 Nothing secret leaves this module: the Authorization header is replaced, secret-looking
 JSON keys are masked, and every secret value the profile holds is scrubbed from any text.
+
+A curl line sends what the test sent. The credentials of an HTTP Basic header are read back
+from the header itself: a token id or secret the profile holds becomes the environment
+variable that holds it (``$CONFORMANCE_CLIENT_SECRET``); any other (a wrong secret, an
+unknown token id, a bearer token) becomes a placeholder that says it is not the profile's,
+which, sent as it stands, is just as wrong as what the test sent.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import shlex
 from collections.abc import Iterable, Mapping
@@ -20,8 +28,17 @@ from conformance.exchange.decoding import (
 )
 from conformance.reporting.redaction import REDACTED, scrub
 from conformance.reporting.secrets import register_one_time_code, register_secret
+from conformance.run.profile import Credentials, TargetProfile
 
-__all__ = ["REDACTED", "Exchange", "Redactor", "build_curl", "learn_authorization", "learn_secrets"]
+__all__ = [
+    "NOT_THE_PROFILE_S",
+    "REDACTED",
+    "Exchange",
+    "Redactor",
+    "build_curl",
+    "learn_authorization",
+    "learn_secrets",
+]
 
 BODY_LIMIT = 4000
 
@@ -57,6 +74,12 @@ _ONE_TIME_KEYS = frozenset(("code", "otp", "otpcode", "otp_code"))
 _SECRET_HEADERS = frozenset(
     ("authorization", "proxy-authorization", "cookie", "set-cookie", "service-wallet-signature")
 )
+# How a curl line shows a credential the test sent that the profile does not hold.
+NOT_THE_PROFILE_S = {
+    "id": "<a token id that is not the profile's>",
+    "secret": "<a secret that is not the profile's>",
+    "token": "<a token that is not a profile credential>",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +87,28 @@ class Redactor:
     """Masks secrets in headers, JSON bodies and free text."""
 
     secrets: tuple[str, ...] = ()
+    # the profile's credential pairs: a curl line names them by their environment variables
+    credentials: tuple[Credentials, ...] = field(default=(), repr=False)
+
+    @classmethod
+    def for_profile(cls, profile: TargetProfile) -> Redactor:
+        """The redactor of a run against ``profile``: its secrets, its credentials."""
+        return cls(profile.secrets, profile.credentials)
+
+    def curl_user(self, client_id: str, secret: str) -> str:
+        """The ``-u`` value of a curl line for the Basic credentials a request sent."""
+        for pair in self.credentials:  # a pair of the profile, as it stands
+            if (pair.client_id, pair.client_secret) == (client_id, secret):
+                return f'"${pair.id_env}:${pair.secret_env}"'
+        shown_id = next(
+            (f"${c.id_env}" for c in self.credentials if c.client_id == client_id),
+            NOT_THE_PROFILE_S["id"] if client_id else "",
+        )
+        shown_secret = next(
+            (f"${c.secret_env}" for c in self.credentials if c.client_secret == secret),
+            NOT_THE_PROFILE_S["secret"] if secret else "",
+        )
+        return f'"{shown_id}:{shown_secret}"'
 
     def text(self, value: str) -> str:
         """``value`` with every form of every secret scrubbed (``reporting.redaction``)."""
@@ -192,6 +237,45 @@ class Exchange:
         return "\n".join(lines)
 
 
+def _basic_text(authorization: str | None) -> str | None:
+    """The text an HTTP Basic header's token decodes to, or None (another scheme, no token,
+    not base64 of UTF-8)."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "basic" or not token.strip():
+        return None
+    try:
+        return base64.b64decode(token.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+
+
+def basic_credentials(authorization: str | None) -> tuple[str, str] | None:
+    """The token id and secret an HTTP Basic header carries, or None when it carries no
+    well-formed pair (another scheme, not base64, no colon)."""
+    decoded = _basic_text(authorization)
+    client_id, colon, secret = (decoded or "").partition(":")
+    return (client_id, secret) if decoded is not None and colon else None
+
+
+def _curl_authorization(name: str, value: str, redactor: Redactor) -> str:
+    """The ``-H`` value of an Authorization header that is not a Basic pair, quoted for a
+    shell: a Basic token of one profile credential alone (no colon) encoded from its
+    variable, another scheme's credential as a placeholder, anything else as sent."""
+    decoded = _basic_text(value)
+    known = next(
+        (variable for c in redactor.credentials
+         for variable, held in ((c.id_env, c.client_id), (c.secret_env, c.client_secret))
+         if decoded == held),
+        None,
+    )  # fmt: skip
+    if known is not None:
+        return f'"{name}: Basic $(printf %s "${known}" | base64)"'
+    scheme, _, credential = value.strip().partition(" ")
+    if credential.strip() and scheme.lower() != "basic":
+        return shlex.quote(f"{name}: {scheme} {NOT_THE_PROFILE_S['token']}")
+    return shlex.quote(f"{name}: {redactor.text(value)}")
+
+
 def build_curl(
     method: str,
     url: str,
@@ -199,23 +283,27 @@ def build_curl(
     base_url: str,
     headers: Mapping[str, str],
     body: bytes | None,
-    auth_env: tuple[str, str] | None,
     redactor: Redactor,
 ) -> str:
-    """A curl command that reproduces a request, with credentials as environment variables."""
+    """A curl command that sends the request that was sent: the profile's credentials as
+    environment variables, any other credential as a placeholder (see the module's text)."""
     parts = ["curl", "-sS", "-X", method]
     if url.startswith(base_url):
         parts.append(f'"$CONFORMANCE_BASE_URL"{shlex.quote(url[len(base_url) :])}')
     else:
         parts.append(shlex.quote(url))
-    if auth_env is not None:
-        parts += ["-u", f'"${auth_env[0]}:${auth_env[1]}"']
+    authorization = next((v for k, v in headers.items() if k.lower() == "authorization"), None)
+    pair = basic_credentials(authorization)
+    if pair is not None:
+        parts += ["-u", redactor.curl_user(*pair)]
     for name, value in headers.items():
         if name.lower() in ("content-length", "host", "accept-encoding", "connection"):
             continue
         if name.lower() == "user-agent":
             continue
-        if name.lower() == "authorization" and auth_env is not None:
+        if name.lower() == "authorization":
+            if pair is None:
+                parts += ["-H", _curl_authorization(name, value, redactor)]
             continue
         shown = redactor.headers([(name, value)])[name]
         parts += ["-H", shlex.quote(f"{name}: {shown}")]

@@ -6,9 +6,16 @@ package) into ``~/.cache/gpsi-conformance/allure-<version>``; after that no netw
 needed. The generated report loads nothing from the internet: Allure's analytics tag is
 removed, a Content-Security-Policy limits every load to the report's own origin (and
 inline/data/blob resources), and a last check refuses any remaining page that would load
-an ``http(s)://`` URL. ``--open`` serves the report on loopback and opens the browser (the
-multi-file report fetches its data, which browsers refuse from ``file://``);
-``--single-file`` writes one self-contained ``index.html`` instead.
+an ``http(s)://`` URL.
+
+By default the report is one self-contained ``index.html`` that opens from disk (``--open``
+opens it in the browser). ``--multi-file`` writes Allure's folder of files instead, which
+browsers refuse to load from ``file://``: ``--open`` then serves it on loopback.
+
+The tree groups the tests by part (epic, "§5 auth"), resource (feature) and first
+requirement (story), each test once, sorted by name so that the parts keep the interface's
+order; the report's name and overview carry the run's verdict, target and kit version
+(``allure_overview.py``).
 """
 
 from __future__ import annotations
@@ -39,9 +46,16 @@ __all__ = [
 ALLURE_VERSION = "3.18.0"
 PIN_DIR = Path(__file__).resolve().parent / "allure_pin"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gpsi-conformance"
+REPORT_NAME = "GPSI conformance"
 SETTINGS = {
-    "name": "GPSI conformance",
-    "plugins": {"awesome": {"options": {"groupBy": ["epic", "feature", "story"]}}},
+    "name": REPORT_NAME,
+    "plugins": {
+        "awesome": {
+            # sorted by name, the epics "§2 resources" ... "§9 versioning" keep the interface's
+            # order (Allure's default sorts groups by their first test's start)
+            "options": {"groupBy": ["epic", "feature", "story"], "defaultSortBy": "name,asc"}
+        }
+    },
 }
 CSP = (
     "default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'unsafe-eval' data: "
@@ -107,7 +121,18 @@ def remote_loads(text: str) -> list[str]:
     return [m.group(0) for m in _LOADS.finditer(text)]
 
 
-def build_report(report_dir: str, output: str | None, *, single_file: bool = False) -> int:
+def report_name(results: Path) -> str:
+    """The report's name: the run's verdict and target, as its results folder says."""
+    from conformance.reporting.allure_overview import read_overview
+
+    entries = read_overview(results)
+    if not entries.get("verdict"):
+        return REPORT_NAME
+    return f"{REPORT_NAME}: {entries['verdict']} ({entries.get('target', 'unknown target')})"
+
+
+def build_report(report_dir: str, output: str | None, *, single_file: bool = True) -> int:
+    """Build the report of ``report_dir``'s Allure results (one ``index.html`` by default)."""
     results = Path(report_dir) / "allure-results"
     target = Path(output) if output else Path(report_dir) / "allure-report"
     if not results.is_dir() or not any(results.iterdir()):
@@ -126,8 +151,8 @@ def build_report(report_dir: str, output: str | None, *, single_file: bool = Fal
         _say(f"installing Allure {ALLURE_VERSION} with npm ci failed", error=True)
         return _FAILED_EXIT
     settings = json.loads(json.dumps(SETTINGS))
-    if single_file:
-        settings["plugins"]["awesome"]["options"]["singleFile"] = True
+    settings["name"] = report_name(results)
+    settings["plugins"]["awesome"]["options"]["singleFile"] = single_file
     config = Path(report_dir) / "allurerc.json"
     config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
     shutil.rmtree(target, ignore_errors=True)
@@ -143,6 +168,13 @@ def build_report(report_dir: str, output: str | None, *, single_file: bool = Fal
         _say("the report would load from the internet: " + "; ".join(problems), error=True)
         return _FAILED_EXIT
     _say(f"{target / 'index.html'} (Allure {ALLURE_VERSION}, loads nothing from the internet)")
+    if single_file:
+        _say("one self-contained file: open it in a browser, from disk")
+    else:
+        _say(
+            "several files, which browsers do not load from disk: open them with `conformance "
+            f"report --report-dir {report_dir} --multi-file --open` (serves them on 127.0.0.1)"
+        )
     return _OK_EXIT
 
 
@@ -164,11 +196,15 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         return
 
 
-def open_report(folder: Path, port: int = 0) -> int:
-    """Serve the report on loopback, open the browser, and wait for Ctrl-C."""
+def open_report(folder: Path, port: int = 0, *, single_file: bool = True) -> int:
+    """Open the report in the browser: a single file from disk; a multi-file report served
+    on loopback until Ctrl-C."""
     if not (folder / "index.html").is_file():
         _say(f"no report at {folder}; build it first", error=True)
         return _USAGE_EXIT
+    if single_file:
+        webbrowser.open((folder / "index.html").resolve().as_uri())
+        return _OK_EXIT
 
     def announce(url: str) -> None:
         _say(f"serving {url} (loopback only); Ctrl-C stops it")

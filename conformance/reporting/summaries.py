@@ -24,6 +24,7 @@ import pytest
 from conformance import INTERFACE_VERSION, SUITE_VERSION
 from conformance.contract.requirements import PARTS, Catalogue
 from conformance.reporting import run_plan
+from conformance.reporting.allure_overview import write_overview
 from conformance.reporting.redaction import write_text
 from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -141,6 +142,7 @@ class SummaryReporter:
         self.expected_tests: int | None = None
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
+        self.final: dict[str, Any] | None = None  # the summary written at the session's end
         self.usage_error: str | None = None
         self._forget_hard_stop: Any = lambda: None
         if current:  # the session's reporter, which the command line asks for the last word
@@ -231,9 +233,20 @@ class SummaryReporter:
             )
         if self.interrupted and isinstance(session.shouldstop, str) and not self.not_run_reason:
             self.interrupted = f"{self.interrupted}: {session.shouldstop}"
-        self.write(self.build())
+        self.final = self.build()
+        self.write(self.final)
         self.record_outcome()
         self._forget_hard_stop()
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The comparison with ``--baseline``, at the end of the console's output."""
+        view = (self.final or {}).get("baseline")
+        if view:
+            from conformance.reporting.baseline import console_lines
+
+            terminalreporter.write_sep("-", "compared with the baseline")
+            for line in console_lines(view):
+                terminalreporter.write_line(line)
 
     def record_outcome(self) -> None:
         """Tell the CLI what this run concluded."""
@@ -243,6 +256,9 @@ class SummaryReporter:
     def write(self, summary: dict[str, Any]) -> None:
         write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
         write_text(self.report_dir / "summary.md", render_markdown(summary))
+        allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
+        if allure_dir:  # the Allure overview says what summary.json says
+            write_overview(Path(allure_dir), summary)
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
@@ -344,8 +360,9 @@ class SummaryReporter:
                 self.baseline[0],
                 self.baseline[1],
                 summary["failures"],
-                (r.nodeid for r in results if r.outcome == "passed"),
-            )
+                [{"nodeid": r.nodeid, "outcome": r.outcome, "message": r.message}
+                 for r in results],
+            )  # fmt: skip
         return summary
 
     def _waivers(self) -> Any:

@@ -35,8 +35,8 @@ __all__ = [
     "WAIVERS_FLAG",
     "Waiver",
     "WaiverPlugin",
+    "check_subjects",
     "install",
-    "install_from_config",
     "load_waivers",
 ]
 
@@ -205,6 +205,28 @@ class WaiverPlugin:
         }
 
 
+def check_subjects(path: str, waivers: list[Waiver]) -> None:
+    """Every waiver names a requirement of the catalogue or a test of the suite (all its
+    parts, whichever this run collects): a misspelt one would never match, and the failure
+    it was meant to cover would fail the run with no word about the waiver."""
+    from conformance.contract.requirements import default_catalogue
+    from conformance.run.suite_index import closest_test_ids, names_a_suite_test
+
+    known = {r.id for r in default_catalogue()}
+    for waiver in waivers:
+        if waiver.requirement is not None and waiver.requirement not in known:
+            raise _usage(path, f"requirement {waiver.requirement!r} is not in the catalogue")
+        if waiver.test is not None and not names_a_suite_test(waiver.test):
+            close = closest_test_ids(waiver.test)
+            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+            raise _usage(
+                path,
+                f"test {waiver.test!r} is not a test of the suite{hint}; name it as "
+                "'<part>/<module>.py::<test>', e.g. "
+                "'auth/test_basic_authentication.py::test_wrong_secret_is_refused'",
+            )
+
+
 def install(config: pytest.Config, path: str | None) -> WaiverPlugin | None:
     """Register the waivers of ``path`` (controller and xdist workers alike)."""
     if not path:
@@ -213,20 +235,8 @@ def install(config: pytest.Config, path: str | None) -> WaiverPlugin | None:
     if isinstance(existing, WaiverPlugin):
         return existing
     waivers = load_waivers(path)
-    from conformance.contract.requirements import default_catalogue
-
-    known = {r.id for r in default_catalogue()}
-    for waiver in waivers:
-        if waiver.requirement is not None and waiver.requirement not in known:
-            raise _usage(path, f"requirement {waiver.requirement!r} is not in the catalogue")
+    if not hasattr(config, "workerinput"):  # the controller checked them before any worker
+        check_subjects(path, waivers)
     plugin = WaiverPlugin(path, waivers)
     config.pluginmanager.register(plugin, PLUGIN_NAME)
     return plugin
-
-
-def install_from_config(config: pytest.Config) -> WaiverPlugin | None:
-    """``--waivers`` (or ``CONFORMANCE_WAIVERS``) of this run, if any."""
-    import os
-
-    path = config.getoption("conformance_waivers", None) or os.environ.get(WAIVERS_ENV)
-    return install(config, str(path) if path else None)

@@ -52,20 +52,53 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument("--parts", metavar="A,B", help="spec parts to run (default: all eight)")
     run.add_argument("-n", dest="workers", metavar="N", help="parallel workers (pytest-xdist)")
     run.add_argument(
-        opt.WAIVERS_FLAG,
-        dest="waivers",
-        metavar="FILE",
-        help="TOML file of accepted failures (reason, expiry); expired ones fail",
-    )
-    run.add_argument(
-        opt.BASELINE_FLAG,
-        dest="baseline",
-        metavar="SUMMARY_JSON",
-        help="an earlier summary.json: the summaries list new and fixed failures",
+        opt.RECORD_EXCHANGES_FLAG,
+        dest="record_exchanges",
+        action="store_true",
+        help="write every exchange, redacted, to REPORT_DIR/evidence/",
     )
     for setting in opt.SETTINGS:
-        run.add_argument(setting.flag, dest=setting.dest, default=None, help=setting.help)
+        metavar = opt.METAVARS.get(setting.kind) or setting.key.upper()
+        run.add_argument(
+            setting.flag, dest=setting.dest, default=None, metavar=metavar, help=setting.help
+        )
     run.add_argument("pytest_args", nargs=argparse.REMAINDER, help="-- then pytest arguments")
+
+
+# The run's options that take a value (`-n` takes a number, never a dash).
+_VALUE_FLAGS = frozenset({"--profile", "--parts", *(s.flag for s in opt.SETTINGS)})
+
+
+def join_dash_values(argv: Sequence[str]) -> list[str]:
+    """``--client-secret -abc`` as ``--client-secret=-abc``: argparse takes a value that
+    starts with a dash for an option and refuses the flag as given no value. A value is
+    joined to its flag unless it is one of the run's options (then the flag has no value,
+    and argparse says so); nothing after ``--`` is touched."""
+    args = list(argv)
+    if not args or args[0] != "run":
+        return args
+    options = _VALUE_FLAGS | {"-n", "-h", "--help", opt.RECORD_EXCHANGES_FLAG}
+    joined = [args[0]]
+    index = 1
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            joined += args[index:]
+            break
+        following = args[index + 1] if index + 1 < len(args) else None
+        if (
+            arg in _VALUE_FLAGS
+            and following is not None
+            and following.startswith("-")
+            and following != "--"
+            and following.split("=", 1)[0] not in options
+        ):
+            joined.append(f"{arg}={following}")
+            index += 2
+            continue
+        joined.append(arg)
+        index += 1
+    return joined
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,12 +127,22 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--open",
         action="store_true",
-        help="then serve it on 127.0.0.1 and open the browser (Ctrl-C stops)",
+        help="then open it in the browser (a --multi-file report is served on 127.0.0.1 "
+        "until Ctrl-C)",
     )
-    report.add_argument(
+    files = report.add_mutually_exclusive_group()
+    files.add_argument(
         "--single-file",
+        dest="single_file",
         action="store_true",
-        help="one self-contained index.html (opens from disk, for sharing)",
+        default=True,
+        help="one self-contained index.html that opens from disk (the default)",
+    )
+    files.add_argument(
+        "--multi-file",
+        dest="single_file",
+        action="store_false",
+        help="Allure's folder of files, which a browser loads only when served (see --open)",
     )
     return parser
 
@@ -148,9 +191,8 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
         args.append(f"{opt.PARTS_FLAG}={ns.parts}")
     if ns.workers:
         args += ["-n", str(ns.workers)]
-    for flag, value in ((opt.WAIVERS_FLAG, ns.waivers), (opt.BASELINE_FLAG, ns.baseline)):
-        if value:
-            args.append(f"{flag}={value}")
+    if ns.record_exchanges:
+        args.append(opt.RECORD_EXCHANGES_FLAG)
     for setting in opt.SETTINGS:
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
@@ -362,6 +404,7 @@ def run_and_report(ns: argparse.Namespace) -> int:
     """``conformance run``: claim the report folder, run, and list what this run wrote."""
     from conformance.reporting.report_paths import render_locations
 
+    opt.use_run_spelling()  # usage errors name --parts and --profile, as typed here
     _RUN.report_dir, _RUN.code = None, None
     report_dir = _report_dir(ns)
     if not _claim(report_dir, _baseline_of(ns)):
@@ -383,16 +426,21 @@ def usage_error_of_run(argv: Sequence[str], code: int) -> int:
     return code
 
 
+# The reference's command reads its name from this variable (`reference/server/cli.py`).
+REFERENCE_PROG_ENV = "REFERENCE_PROG"
+
+
 def command_serve(args: Sequence[str]) -> int:
-    """Replace this process with the reference sandbox (the suite never imports it)."""
+    """Replace this process with the reference sandbox (the suite never imports it), whose
+    help and usage errors then name the command typed: `conformance serve`."""
     command = [sys.executable, "-m", "reference", "serve", *args]
     sys.stdout.flush()
-    os.execv(sys.executable, command)
+    os.execve(sys.executable, command, {**os.environ, REFERENCE_PROG_ENV: "conformance"})
     return EXIT_FAILED  # not reached
 
 
 def command_report(
-    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = False
+    report_dir: str, output: str | None, *, open_it: bool = False, single_file: bool = True
 ) -> int:
     """Build the HTML report offline with the pinned generator (``allure_report.py``)."""
     from conformance.reporting.allure_report import build_report, open_report
@@ -400,7 +448,8 @@ def command_report(
     code = build_report(report_dir, output, single_file=single_file)
     if code != EXIT_OK or not open_it:
         return code
-    return open_report(Path(output) if output else Path(report_dir) / "allure-report")
+    folder = Path(output) if output else Path(report_dir) / "allure-report"
+    return open_report(folder, single_file=single_file)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -418,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command(argv[1:])
     parser = build_parser()
     try:
-        ns = parser.parse_args(argv)
+        ns = parser.parse_args(join_dash_values(argv))
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         code = int(exc.code or 0)
         if code and argv and argv[0] == "run":

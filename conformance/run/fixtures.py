@@ -103,7 +103,7 @@ def client(
         timeout=profile.request_timeout,
         registry=schema_registry,
         log=_state(pytestconfig).log,
-        redactor=Redactor(profile.secrets),
+        redactor=Redactor.for_profile(profile),
     )
     yield target
     target.close()

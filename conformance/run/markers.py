@@ -27,6 +27,8 @@ from conformance.run.profile import TargetProfile
 
 __all__ = [
     "MARKERS",
+    "PART_SECTIONS",
+    "allure_epic",
     "apply_item_labels",
     "check_adapter_hook_marks",
     "item_part",
@@ -121,17 +123,35 @@ def _resource(item: pytest.Item, requirement_ids: Iterable[str]) -> str | None:
     return None
 
 
+# The interface's section of each part, in the interface's order (§2 Resources and their
+# fields ... §9 Versioning).
+PART_SECTIONS: dict[str, str] = dict(zip(PARTS, ("§2", "§3", "§4", "§5", "§6", "§7", "§8", "§9"),
+                                         strict=True))  # fmt: skip
+
+
+def allure_epic(part: str) -> str:
+    """A part's Allure epic, "§5 auth": sorted by name, the parts keep the interface's order."""
+    return f"{PART_SECTIONS[part]} {part}"
+
+
 def apply_item_labels(item: pytest.Item, part: str) -> None:
-    """Attach part and requirement ids as user properties and Allure labels."""
+    """Attach part and requirement ids as user properties and Allure labels.
+
+    Allure's tree shows a test under every value of a grouping label it carries, and adds
+    each group's count up from its children: a test with three stories was shown and counted
+    three times. So a test has one epic (its part), one feature (its resource) and one story
+    (the first requirement it declares); every requirement id it checks is a tag."""
     ids = item_requirements(item)
     item.user_properties.append((PART_PROPERTY, part))
     item.user_properties.append((REQUIREMENTS_PROPERTY, ",".join(ids)))
-    item.add_marker(pytest.mark.allure_label(part, label_type="epic"))
+    item.add_marker(pytest.mark.allure_label(allure_epic(part), label_type="epic"))
     resource = _resource(item, ids)
     if resource:
         item.add_marker(pytest.mark.allure_label(resource, label_type="feature"))
+    if ids:
+        item.add_marker(pytest.mark.allure_label(ids[0], label_type="story"))
     for rid in ids:
-        item.add_marker(pytest.mark.allure_label(rid, label_type="story"))
+        item.add_marker(pytest.mark.allure_label(rid, label_type="tag"))
 
 
 def select_parts(items: list[pytest.Item], parts: frozenset[str], config: pytest.Config) -> None:

@@ -25,7 +25,7 @@ class Setting:
     env: str
     key: str
     help: str
-    kind: str = "str"  # str | bool | float | count | list | choice
+    kind: str = "str"  # str | bool | float | count | list | choice | path
     choices: tuple[str, ...] = ()
 
     @property
@@ -37,6 +37,23 @@ PROFILE_FLAG = "--conformance-profile"
 PROFILE_ENV = "CONFORMANCE_PROFILE"
 PARTS_FLAG = "--conformance-parts"
 PARTS_ENV = "CONFORMANCE_PARTS"
+
+# `conformance run` spells these two shorter than the plugin does (pytest's option names are
+# shared with every plugin: pytest-profiling has --profile). A usage error names the option
+# the user typed: the command line calls `use_run_spelling` before pytest starts.
+RUN_SPELLING = {PROFILE_FLAG: "--profile", PARTS_FLAG: "--parts"}
+_TYPED: dict[str, str] = {}
+
+
+def use_run_spelling() -> None:
+    """Name the run's options as `conformance run` spells them, in this process's messages."""
+    _TYPED.update(RUN_SPELLING)
+
+
+def typed(flag: str) -> str:
+    """``flag`` as the user typed it: ``--parts`` under `conformance run`, else the plugin's."""
+    return _TYPED.get(flag, flag)
+
 
 BASE_URL = Setting(
     "--target-url",
@@ -78,6 +95,7 @@ WEBHOOK_KEY = Setting(
     "CONFORMANCE_WEBHOOK_PUBLIC_KEY",
     "webhook_public_key",
     "the service's webhook public key: a PEM file path or the PEM text",
+    kind="path",
 )
 ENVIRONMENT = Setting(
     "--target-environment",
@@ -113,7 +131,8 @@ ADAPTER = Setting(
     "--adapter",
     "CONFORMANCE_ADAPTER",
     "adapter",
-    "importable module implementing the conformance adapter hooks",
+    "importable module implementing the conformance adapter hooks, or the path of its .py file",
+    kind="path",
 )
 REPORT_DIR = Setting(
     "--report-dir",
@@ -211,6 +230,23 @@ RATE_LIMIT = Setting(
     kind="float",
 )
 
+WAIVERS = Setting(
+    "--waivers",
+    "CONFORMANCE_WAIVERS",
+    "waivers",
+    "TOML file of accepted failures, each with a reason and an expiry date; an expired "
+    "waiver fails the run",
+    kind="path",
+)
+BASELINE = Setting(
+    "--baseline",
+    "CONFORMANCE_BASELINE",
+    "baseline",
+    "an earlier run's summary.json: the summaries and the console list regressions, new and "
+    "fixed failures",
+    kind="path",
+)
+
 SETTINGS: tuple[Setting, ...] = (
     BASE_URL,
     CLIENT_ID,
@@ -239,11 +275,15 @@ SETTINGS: tuple[Setting, ...] = (
     WALLET_ORIGIN,
     WALLET_OIDC_ISSUERS,
     RATE_LIMIT,
+    WAIVERS,
+    BASELINE,
 )
+# Settings whose value is a file's path: relative in a profile file, from the file's folder.
+PATH_SETTINGS = frozenset(s for s in SETTINGS if s.kind == "path")
 
-# Run options that are not target settings (no profile key).
-WAIVERS_FLAG, WAIVERS_ENV = "--waivers", "CONFORMANCE_WAIVERS"
-BASELINE_FLAG, BASELINE_ENV = "--baseline", "CONFORMANCE_BASELINE"
+WAIVERS_FLAG, WAIVERS_ENV = WAIVERS.flag, WAIVERS.env
+BASELINE_FLAG, BASELINE_ENV = BASELINE.flag, BASELINE.env
+# A run option that is not a target setting (no profile key).
 RECORD_EXCHANGES_FLAG = "--record-exchanges"
 
 # Profile-file tables that are not single flags.
@@ -270,22 +310,6 @@ def add_options(parser: pytest.Parser) -> None:
         metavar="PARTS",
         help="comma-separated spec parts to run: resources, transitions, endpoints, auth, "
         f"webhooks, errors, limits, versioning (env {PARTS_ENV})",
-    )
-    group.addoption(
-        WAIVERS_FLAG,
-        dest="conformance_waivers",
-        default=None,
-        metavar="FILE",
-        help="TOML file of accepted failures, each with a reason and an expiry date; an "
-        f"expired waiver fails the run (env {WAIVERS_ENV})",
-    )
-    group.addoption(
-        BASELINE_FLAG,
-        dest="conformance_baseline",
-        default=None,
-        metavar="SUMMARY_JSON",
-        help=f"an earlier run's summary.json: the summaries list new and fixed failures "
-        f"(env {BASELINE_ENV})",
     )
     group.addoption(
         RECORD_EXCHANGES_FLAG,

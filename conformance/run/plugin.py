@@ -116,7 +116,8 @@ def _selected_parts(config: pytest.Config) -> frozenset[str]:
     unknown = sorted(parts - set(PARTS))
     if unknown:
         raise pytest.UsageError(
-            f"conformance: {options.PARTS_FLAG}={raw!r}: unknown part(s) {', '.join(unknown)}. "
+            f"conformance: {options.typed(options.PARTS_FLAG)}={raw!r}: unknown part(s) "
+            f"{', '.join(unknown)}. "
             f"Use any of: {', '.join(PARTS)}."
         )
     return parts or frozenset(PARTS)
@@ -162,8 +163,8 @@ def _configure_controller(config: pytest.Config) -> None:
     profile = load_profile(config)
     from conformance.reporting import baseline, waivers
 
-    waivers.install_from_config(config)  # a bad waiver file stops the run before it starts
-    earlier = baseline.from_config(config)
+    waivers.install(config, profile.waivers)  # a bad waiver file stops the run before it starts
+    earlier = baseline.load(profile.baseline)
     state = SessionState(profile=profile)
     config.stash[STATE_KEY] = state
     _register_secrets(profile)
@@ -262,7 +263,7 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
 
     rate_limit.install(config, state.profile.rate_limit)
 
-    waivers.install_from_config(config)
+    waivers.install(config, state.profile.waivers)
     config.pluginmanager.import_plugin("conformance.run.scheduling")
     progress.install(config)
     if state.profile.adapter:
@@ -272,13 +273,14 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
 
 
 def _register_adapter(config: pytest.Config, name: str) -> None:
-    """Register the adapter module, whose ``pytest_conformance_*`` functions implement hooks."""
+    """Register the adapter module, whose ``pytest_conformance_*`` functions implement hooks.
+    ``name`` is a module to import, or the path of its ``.py`` file."""
     try:
-        module = importlib.import_module(name)
-    except ImportError as exc:
+        module = _import_adapter(name)
+    except (ImportError, OSError, SyntaxError) as exc:
         raise pytest.UsageError(
             f"conformance: {options.ADAPTER.flag}={name!r}: cannot import ({exc}). "
-            "Give an importable module implementing the adapter hooks."
+            "Give an importable module implementing the adapter hooks, or its .py file."
         ) from exc
     found = [hook for hook in hookspecs.ADAPTER_HOOKS if callable(getattr(module, hook, None))]
     if not found:
@@ -288,6 +290,21 @@ def _register_adapter(config: pytest.Config, name: str) -> None:
         )
     if not config.pluginmanager.is_registered(module):
         config.pluginmanager.register(module, "conformance-adapter")
+
+
+def _import_adapter(name: str) -> Any:
+    if not name.endswith(".py"):
+        return importlib.import_module(name)
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    path = Path(name)
+    spec = spec_from_file_location(f"conformance_adapter_{path.stem}", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        raise ImportError(f"no such file: {path}")
+    module = module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def _target_view(profile: TargetProfile) -> dict[str, Any]:
@@ -360,7 +377,7 @@ def _start_sink(state: SessionState) -> None:
         timeout=profile.request_timeout,
         registry=default_registry(),
         log=ExchangeLog(),
-        redactor=Redactor(profile.secrets),
+        redactor=Redactor.for_profile(profile),
     )
 
     def call(method: str, body: dict[str, Any] | None = None) -> Any:

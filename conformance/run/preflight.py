@@ -58,7 +58,7 @@ def _target_problem(profile: TargetProfile) -> str | None:
         timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S),
         registry=default_registry(),
         log=ExchangeLog(),
-        redactor=Redactor(profile.secrets),
+        redactor=Redactor.for_profile(profile),
     )
     url = f"{profile.base_url}/config"
     try:

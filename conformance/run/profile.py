@@ -105,6 +105,8 @@ class TargetProfile:
     wallet_origin: str | None = None
     wallet_oidc_issuers: tuple[str, ...] = ()
     rate_limit: float | None = None  # requests a second (--rate-limit); None: unlimited
+    waivers: str | None = None  # a waiver file's path (--waivers)
+    baseline: str | None = None  # an earlier summary.json's path (--baseline)
 
     # -- derived views -------------------------------------------------------------------
 
@@ -146,6 +148,12 @@ class TargetProfile:
             opt.PRODUCTION_CLIENT_ID.env,
             opt.PRODUCTION_CLIENT_SECRET.env,
         )
+
+    @property
+    def credentials(self) -> tuple[Credentials, ...]:
+        """Every credential pair the profile holds (primary, second, production)."""
+        primary = self.primary if self.client_id and self.client_secret else None
+        return tuple(c for c in (primary, self.second, self.production) if c is not None)
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -228,12 +236,13 @@ def _usage(setting: str, value: object, problem: str, fix: str) -> pytest.UsageE
 
 def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     file = Path(path)
+    flag = opt.typed(opt.PROFILE_FLAG)  # as the user typed it
     if not file.is_file():
-        raise _usage(opt.PROFILE_FLAG, path, "no such file", "Give the path of a TOML profile.")
+        raise _usage(flag, path, "no such file", "Give the path of a TOML profile.")
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise _usage(opt.PROFILE_FLAG, path, f"not valid TOML ({exc})", "Fix the file.") from exc
+        raise _usage(flag, path, f"not valid TOML ({exc})", "Fix the file.") from exc
     field_names = data.pop(opt.FIELD_NAMES_TABLE, {})
     values = dict(data.pop("target", {}))
     values.update(data)
@@ -241,7 +250,7 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     unknown = sorted(set(values) - known)
     if unknown:
         raise _usage(
-            opt.PROFILE_FLAG,
+            flag,
             path,
             f"unknown key(s) {', '.join(unknown)}",
             f"Known keys: {', '.join(sorted(known))}, and the table [{opt.FIELD_NAMES_TABLE}].",
@@ -249,12 +258,33 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     bad_names = sorted(set(field_names) - set(FIELD_NAME_DEFAULTS))
     if bad_names:
         raise _usage(
-            opt.PROFILE_FLAG,
+            flag,
             path,
             f"unknown [{opt.FIELD_NAMES_TABLE}] key(s) {', '.join(bad_names)}",
             f"Known: {', '.join(sorted(FIELD_NAME_DEFAULTS))}.",
         )
     return values, {str(k): str(v) for k, v in field_names.items()}
+
+
+def _from_profile_folder(values: dict[str, Any], folder: Path) -> None:
+    """Relative paths a profile file gives are relative to its folder, wherever the run
+    starts: a profile and its key, waivers and adapter travel together. PEM text and module
+    names are not paths."""
+    for setting in opt.PATH_SETTINGS:
+        value = values.get(setting.key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if setting is opt.WEBHOOK_KEY and "-----BEGIN" in value:
+            continue
+        if setting is opt.ADAPTER and not _is_adapter_file(value):
+            continue
+        path = Path(value).expanduser()
+        values[setting.key] = str(path if path.is_absolute() else folder / path)
+
+
+def _is_adapter_file(value: str) -> bool:
+    """An adapter given as a file's path (``adapters/mine.py``), not a module name."""
+    return value.endswith(".py")
 
 
 def _coerce(setting: opt.Setting, raw: object, source: str) -> Any:
@@ -300,6 +330,8 @@ def load_profile(config: pytest.Config, environ: Mapping[str, str] | None = None
     _check_environment(env)
     profile_path = config.getoption("conformance_profile") or env.get(opt.PROFILE_ENV)
     file_values, field_names = _read_profile_file(profile_path) if profile_path else ({}, {})
+    if profile_path:
+        _from_profile_folder(file_values, Path(profile_path).expanduser().resolve().parent)
 
     values: dict[str, Any] = {}
     for setting in opt.SETTINGS:

@@ -64,11 +64,23 @@ def _delay(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command-line parser."""
-    parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__)
+# The command's name in its help and usage errors: `conformance serve` sets it, as it runs this
+# command in a process of its own (the kit never imports this package).
+PROG_ENV = "REFERENCE_PROG"
+DESCRIPTION = (
+    "Run the reference sandbox on loopback. Once it accepts connections, the first line on "
+    "stdout is one JSON object with the base URL, the credentials and the webhook public key; "
+    "everything else goes to stderr."
+)
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser, named ``prog`` (default: ``$REFERENCE_PROG`` or
+    ``python -m reference``)."""
+    name = prog or os.environ.get(PROG_ENV) or "python -m reference"
+    parser = argparse.ArgumentParser(prog=name, description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the reference sandbox")
+    serve = commands.add_parser("serve", help="run the reference sandbox", description=DESCRIPTION)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=0, help="port; 0 picks a free one")
     serve.add_argument("--db", default=IN_MEMORY, help="SQLite file (default: in memory)")
@@ -97,6 +109,32 @@ def build_parser() -> argparse.ArgumentParser:
     # Usage errors found after parsing are reported with the sub-command's usage line.
     serve.set_defaults(usage_error=serve.error)
     return parser
+
+
+# Values that may start with a dash (a secret "-abc"), which argparse would take for options.
+_DASH_VALUE_FLAGS = ("--client-id", "--client-secret")
+
+
+def _join_dash_values(argv: list[str]) -> list[str]:
+    """``--client-secret -abc`` as ``--client-secret=-abc``. A value starting with ``--`` is
+    left alone (it reads as the next option: give ``--client-secret=--abc``), and so is
+    ``-h``."""
+    joined: list[str] = []
+    index = 0
+    while index < len(argv):
+        arg, following = argv[index], argv[index + 1] if index + 1 < len(argv) else ""
+        if (
+            arg in _DASH_VALUE_FLAGS
+            and following.startswith("-")
+            and not following.startswith("--")
+            and following != "-h"
+        ):
+            joined.append(f"{arg}={following}")
+            index += 2
+        else:
+            joined.append(arg)
+            index += 1
+    return joined
 
 
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
@@ -263,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m reference``."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     if args.list_faults:
         print(describe_faults())
         return 0

@@ -27,7 +27,7 @@ def test_needs_a_feature(client):
 def test_needs_an_adapter(client):
     pass
 
-@pytest.mark.requirement("AUTH-401-REASON")
+@pytest.mark.requirement("AUTH-401-REASON", "AUTH-BASIC-REQUIRED")
 def test_records_an_advisory(advisory):
     advisory("the server answered slowly")
 """
@@ -68,12 +68,22 @@ def test_skips_name_the_missing_setting_and_reports_are_written(pytester, worker
     assert statuses["AUTH-BASIC-REQUIRED"] == "passed"
     assert statuses["CONFIG-GET-RESOURCE"] == "untested"
     assert (report_dir / "summary.md").read_text().startswith("# Conformance run: PASSED")
-    labels = []
+    labels = {}
     for path in (report_dir / "allure-results").glob("*-result.json"):
-        labels += [(lbl["name"], lbl["value"]) for lbl in json.loads(path.read_text())["labels"]]
-    assert ("epic", "auth") in labels
-    assert ("feature", "Authentication") in labels
-    assert ("story", "AUTH-BASIC-REQUIRED") in labels
+        result = json.loads(path.read_text())
+        labels[result["name"]] = [(lbl["name"], lbl["value"]) for lbl in result["labels"]]
+    # Allure's tree shows (and counts) a test once per value of each grouping label: one
+    # epic (the part, named so that sorting keeps the interface's order), one feature, one
+    # story (the first requirement); every requirement is a tag
+    advisory = labels["test_records_an_advisory"]
+    assert sorted((k, v) for k, v in advisory if k in ("epic", "feature", "story")) == [
+        ("epic", "§5 auth"), ("feature", "Authentication"), ("story", "AUTH-401-REASON")
+    ]  # fmt: skip
+    tags = sorted(v for k, v in advisory if k == "tag")
+    assert tags == ["AUTH-401-REASON", "AUTH-BASIC-REQUIRED"]
+    assert ("story", "AUTH-BASIC-REQUIRED") in labels["test_reaches_the_target"]
+    overview = (report_dir / "allure-results" / "environment.properties").read_text()
+    assert "verdict=PASSED\n" in overview and "kit=gpsi-conformance " in overview
     junit = ET.parse(report_dir / "junit.xml").getroot()
     props = [p.get("name") for p in junit.iter("property")]
     assert "conformance_part" in props
@@ -131,6 +141,23 @@ def test_an_adapter_module_implements_hooks_by_name(pytester):
     )  # fmt: skip
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(["*needs adapter hook 'pytest_conformance_agent_device_code'*"])
+
+
+def test_an_adapter_file_named_by_a_profile_is_found_from_the_profile_s_folder(pytester):
+    """``adapter = "adapters/mine.py"`` in ``ci/profile.toml``: loaded from ``ci/adapters``,
+    by the controller and by every xdist worker, whatever folder the run starts in."""
+    suite = pytester.mkdir("suites") / "auth"
+    suite.mkdir()
+    (suite / "test_adapter.py").write_text(ADAPTER_TEST)
+    folder = pytester.mkdir("ci")
+    (folder / "adapters").mkdir()
+    (folder / "adapters" / "mine.py").write_text(ADAPTER_MODULE)
+    (folder / "profile.toml").write_text('adapter = "adapters/mine.py"\n')
+    result = pytester.runpytest_subprocess(
+        "--conformance-parts=auth", f"--conformance-profile={folder / 'profile.toml'}", "-rs",
+        "-n", "2", "-p", "no:cacheprovider", f"--report-dir={pytester.path / 'out'}",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, skipped=1)
 
 
 def test_an_adapter_without_hooks_is_a_usage_error(pytester):

@@ -145,3 +145,46 @@ def test_unknown_profile_keys_are_usage_errors(pytester):
         profile_from(pytester, file_text='base_ur = "http://typo.example"\n')
     with pytest.raises(pytest.UsageError, match="not valid TOML"):
         profile_from(pytester, file_text="base_url = \n")
+
+
+def test_relative_paths_in_a_profile_file_are_from_its_folder(pytester, tmp_path):
+    """A profile travels with its key, waivers, baseline and adapter file: a run started
+    from any folder finds them. Flags and the environment keep the working folder's."""
+    folder = pytester.mkdir("ci")
+    (folder / "keys").mkdir()
+    (folder / "keys" / "service.pem").write_text(KEY_PEM)
+    profile_file = folder / "profile.toml"
+    profile_file.write_text(
+        'webhook_public_key = "keys/service.pem"\nwaivers = "waivers.toml"\n'
+        'baseline = "../before/summary.json"\nadapter = "adapters/mine.py"\n'
+    )
+    config = pytester.parseconfig(f"{opt.PROFILE_FLAG}={profile_file}")
+    other = pytester.mkdir("elsewhere")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(other)  # not the profile's folder
+        profile = load_profile(config, {})
+        assert profile.webhook_public_key == KEY_PEM
+        assert profile.waivers == str(folder / "waivers.toml")
+        assert profile.baseline == str(folder / ".." / "before" / "summary.json")
+        assert profile.adapter == str(folder / "adapters" / "mine.py")
+        # a module name is not a path; PEM text is not a path
+        profile_file.write_text(f'adapter = "my_adapter"\nwebhook_public_key = """{KEY_PEM}"""\n')
+        profile = load_profile(config, {})
+        assert profile.adapter == "my_adapter" and profile.webhook_public_key == KEY_PEM
+        # flags and the environment: from the working folder, as typed
+        profile = load_profile(
+            pytester.parseconfig(f"{opt.PROFILE_FLAG}={profile_file}", "--waivers=w.toml"),
+            {"CONFORMANCE_BASELINE": "b.json"},
+        )
+        assert (profile.waivers, profile.baseline) == ("w.toml", "b.json")
+
+
+def test_profile_errors_name_the_option_as_the_user_typed_it(pytester):
+    with pytest.raises(pytest.UsageError, match=r"--conformance-profile='nope\.toml'"):
+        profile_from(pytester, f"{opt.PROFILE_FLAG}=nope.toml")
+    try:
+        opt.use_run_spelling()  # as `conformance run` does before pytest starts
+        with pytest.raises(pytest.UsageError, match=r"^conformance: --profile='nope\.toml'"):
+            profile_from(pytester, f"{opt.PROFILE_FLAG}=nope.toml")
+    finally:
+        opt._TYPED.clear()
