@@ -387,7 +387,13 @@ def _claim(report_dir: Path, baseline: str | None) -> bool:
 
 
 def _baseline_of(ns: argparse.Namespace) -> str | None:
-    return ns.baseline or os.environ.get(opt.BASELINE_ENV) or None
+    """The baseline the run will read (a flag, its variable, or the profile file's key)."""
+    from conformance.run.profile import load_profile
+
+    try:
+        return load_profile(_RunOptions(ns)).baseline  # type: ignore[arg-type]
+    except Exception:  # the plugin reports a profile it cannot resolve, as a usage error
+        return getattr(ns, opt.BASELINE.dest, None) or os.environ.get(opt.BASELINE_ENV) or None
 
 
 class _RunState:
