@@ -17,8 +17,9 @@ from conformance.reporting.skip_reasons import (
     markdown_sections,
     untested,
 )
-from conformance.reporting.summaries import EXIT_CODES, EXIT_USAGE, render_markdown
+from conformance.reporting.summaries import render_markdown
 from conformance.reporting.waivers import Waiver, WaiverPlugin, load_waivers
+from conformance.run.exit_codes import EXIT_CODES, EXIT_USAGE
 from conformance.run.markers import SANDBOX_ONLY, skip_unless_sandbox
 from conformance.run.profile import FIELD_NAME_DEFAULTS, validate_profile
 

@@ -42,7 +42,7 @@ from conformance.reporting.bundle_signing import (
 )
 from conformance.reporting.exchange_evidence import EVIDENCE_DIR
 from conformance.reporting.redaction import scrub, scrub_bytes
-from conformance.reporting.summaries import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from conformance.run.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from conformance.run.options import RECORD_EXCHANGES_FLAG
 
 __all__ = ["bundle_files", "kit_info", "main_certify", "main_verify", "traceability"]

@@ -29,14 +29,6 @@ from conformance.reporting.redaction import write_text
 from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
 from conformance.reporting.waivers import WAIVED_PROPERTY
 from conformance.run import stop_signal
-from conformance.run.exit_codes import (
-    EXIT_CODES,
-    EXIT_FAILED,
-    EXIT_INCOMPLETE,
-    EXIT_NOT_RUN,
-    EXIT_OK,
-    EXIT_USAGE,
-)
 from conformance.run.markers import (
     ADVISORY_PROPERTY,
     PART_PROPERTY,
@@ -45,12 +37,6 @@ from conformance.run.markers import (
 )
 
 __all__ = [
-    "EXIT_CODES",
-    "EXIT_FAILED",
-    "EXIT_INCOMPLETE",
-    "EXIT_NOT_RUN",
-    "EXIT_OK",
-    "EXIT_USAGE",
     "RunOutcome",
     "SummaryReporter",
     "failure_message",

@@ -40,15 +40,11 @@ from conformance.reporting.secrets import (
     register_one_time_code,
     register_secret,
 )
-from conformance.reporting.summaries import (
-    EXIT_NOT_RUN,
-    TARGET_DOWN_PROPERTY,
-    SummaryReporter,
-    last_outcome,
-)
+from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
 from conformance.run import embedded, hookspecs, options, progress, stop_signal, warm_workers
 from conformance.run.datafiles import SUITES_DIR
 from conformance.run.embedded import EmbeddedStartError, wallet_settings
+from conformance.run.exit_codes import EXIT_NOT_RUN
 from conformance.run.locks import forget_platform_locks
 from conformance.run.markers import (
     REQUESTS_PROPERTY,
