@@ -120,6 +120,7 @@ class SummaryReporter:
         self.expected_tests: int | None = None
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
+        self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
         _LAST.verdict, _LAST.reason = "incomplete", None
 
     def stop_target_down(self, reason: str) -> None:
@@ -262,6 +263,7 @@ class SummaryReporter:
                 for r in results
                 for message in r.advisories
             ],
+            "notes": list(self.notes),
             "tests": [
                 {
                     "nodeid": r.nodeid,
@@ -361,6 +363,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
             f"- tests that did not run: {_not_run_text(summary)}",
             "",
         ]
+    for note in summary.get("notes") or []:
+        lines += [f"> **Note:** {note}", ""]
     lines += [
         f"- interface version: {summary['interface_version']}",
         f"- suite version: {summary['suite_version']}",
