@@ -290,6 +290,10 @@ class SummaryReporter:
             summary["waivers"] = waivers.view(
                 [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
             )
+        if not placeholder:
+            from conformance.reporting.mismatch_hints import mismatch_hints
+
+            summary["notes"] += mismatch_hints(summary, self.catalogue)
         if self.baseline is not None and not placeholder:
             from conformance.reporting.baseline import compare
 

@@ -294,7 +294,15 @@ def _register_adapter(config: pytest.Config, name: str) -> None:
 
 
 def _target_view(profile: TargetProfile) -> dict[str, Any]:
-    return {"base_url": profile.base_url, "environment": profile.environment}
+    """The target as the summary names it, with the profile settings the run took on trust
+    (the target does not show them: the summary's hints compare its failures with them)."""
+    return {
+        "base_url": profile.base_url,
+        "environment": profile.environment,
+        "regulated": profile.regulated,
+        "skip_verification_paperwork": profile.skip_verification_paperwork,
+        "features": list(profile.features),
+    }
 
 
 def _start_embedded(state: SessionState, count: int) -> None:

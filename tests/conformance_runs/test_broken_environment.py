@@ -1,6 +1,6 @@
 """A broken environment is not a broken server: runs against the reference sandbox whose
-environment is wrong (a sink it cannot reach) say so, and one whose server is wrong (events
-it never sends) still fails the server."""
+environment is wrong (a sink it cannot reach, a profile that does not match it) say so, and
+one whose server is wrong (events it never sends) still fails the server."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import socket
 import time
 
 from conformance.webhooks.delivery_health import WAITS_IN_A_ROW
+from tests.reference.reference_helpers import start_sandbox
 
 from .runner import conformance_run
+from .test_open_variant import _target_args
 
 EXIT_FAILED, EXIT_NOT_RUN = 1, 3
 # four webhooks tests that each wait for one event (the target sends none)
@@ -69,3 +71,25 @@ def test_a_server_that_sends_no_event_fails_its_tests_and_is_not_taken_for_a_bro
     # every test ran and failed: more than one streak's worth of waits
     assert summary["totals"]["failed"] == 4 > WAITS_IN_A_ROW, summary["totals"]
 
+
+def test_a_platform_mode_the_target_does_not_have_gets_a_hint(tmp_path):
+    """``--regulated true`` against an unregulated sandbox: the target does not show its mode,
+    so the failures stand, and the summary names the setting to check."""
+    sandbox = start_sandbox()  # unregulated, Skip verification paperwork off
+    try:
+        result = conformance_run(
+            tmp_path,
+            "--parts=transitions",
+            *_target_args(sandbox.banner, sandbox.base_url),
+            "--regulated=true",
+            "--webhook-timeout=1",
+            "--",
+            "-k",
+            "test_an_individual_starts_where_its_suffix_and_the_platform_mode_say",
+        )
+    finally:
+        sandbox.stop()
+    assert result.code == EXIT_FAILED, result.output[-3000:]
+    [hint] = [n for n in result.summary["notes"] if "--regulated true" in n]
+    assert "--skip-verification-paperwork false" in hint and "does not show" in hint
+    assert hint in (tmp_path / "summary.md").read_text()
