@@ -5,7 +5,8 @@ carry the part, requirement ids and advisories as user properties.
 
 Every run says what it is (``verdict``): ``passed``, ``failed``, ``incomplete`` (stopped by
 Ctrl-C or SIGTERM, or crashed) or ``not_run`` (the target could not be tested, at preflight
-or because it stopped answering mid-run). A placeholder saying INCOMPLETE is written when
+or because mid-run it stopped answering, throttled every request, or its webhooks stopped
+arriving). A placeholder saying INCOMPLETE is written when
 the session starts, so a run that dies before its end never leaves a report reading PASSED.
 """
 
