@@ -151,7 +151,8 @@ def webhook_sink(
     control_url = state.sink_control_url
 
     def probe() -> str | None:
-        return probe_test_event(client, control_url, profile.webhook_timeout).failed_to_arrive()
+        probed = probe_test_event(client, control_url, profile.webhook_timeout)
+        return probed.unproven(profile.webhook_public_key)
 
     # its waits are counted: a run whose webhooks never arrive stops early (delivery_health)
     return WatchedSinkView(

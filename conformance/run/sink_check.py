@@ -69,6 +69,21 @@ class TestEventProbe:
     waited_s: float
     error: str = ""
 
+    def unproven(self, public_key: str | None) -> str | None:
+        """Why no authentic TEST delivery proves the path (None when one arrived): one whose
+        signature verifies with ``public_key`` (any, without a key)."""
+        if self.delivery is None or not public_key:
+            return self.failed_to_arrive()
+        checked = verify_signature(
+            load_public_key(public_key), self.delivery.body, self.delivery.signature_header
+        )
+        if checked.valid:
+            return None
+        return (
+            f"a TEST delivery arrived, but its X-Service-Signature does not verify with "
+            f"--webhook-public-key ({checked.reason})"
+        )
+
     def failed_to_arrive(self) -> str | None:
         """Why no TEST delivery proves the path (None when one arrived)."""
         if self.delivery is not None:
@@ -181,16 +196,10 @@ def _judge(lane: SessionState, probe: TestEventProbe, url: str) -> tuple[str | N
             f"the webhook sink check was skipped: {probe.failed_to_arrive()}, so no TEST "
             f"event proved that deliveries reach {url} (the webhooks part reports the answer)"
         )
-    if profile.webhook_public_key:
-        checked = verify_signature(
-            load_public_key(profile.webhook_public_key),
-            probe.delivery.body,
-            probe.delivery.signature_header,
+    unsigned = probe.unproven(profile.webhook_public_key)
+    if unsigned is not None:  # the path works; the key, or the target's signing, does not
+        return None, (
+            f"{unsigned}: check the key; deliveries do reach the sink at {url}, and the "
+            "webhooks part reports the target's signatures"
         )
-        if not checked.valid:
-            return None, (
-                f"the TEST delivery reached the sink at {url}, but its signature does not "
-                f"verify with --webhook-public-key ({checked.reason}): check the key; the "
-                "webhooks part reports the target's signatures"
-            )
     return None, None

@@ -8,8 +8,9 @@ profile's key; any delivery when there is no key) reached the sink, from the fir
 waits to the last. After ``WAITS_IN_A_ROW`` of them:
 
 - in the sandbox, the run asks the target for its TEST event (``sink_check``'s probe). If
-  that arrives, deliveries do reach the sink: the waits are the target's own failures (events
-  it does not send, or a profile setting that expects other events), and the run goes on;
+  an authentic one arrives, deliveries do reach the sink: the waits are the target's own
+  failures (events it does not send, or a profile setting that expects other events), and
+  the run goes on;
 - if it does not (or in production, where none can be asked for), the run cannot test
   webhooks: the target is taken as not testable (``TARGET_HEALTH.stop``), the plugin stops
   the run with the could-not-run verdict, and its reason names each wait that timed out.
@@ -78,25 +79,15 @@ class DeliveryHealth:
         self.limit = limit
         self._lock = threading.Lock()
         self._streak: list[TimedOutWait] = []
-        self._streak_from = 0  # the sink's newest seq when the streak's first wait began
-        self._inauthentic = 0  # deliveries during the streak whose signature failed
-
-    @property
-    def streak(self) -> tuple[TimedOutWait, ...]:
-        with self._lock:
-            return tuple(self._streak)
+        self.streak_from = 0  # the sink's newest seq when the streak's first wait began
 
     def delivered(self) -> None:
-        """A wait was satisfied or ruled out: deliveries arrive."""
+        """A wait was satisfied or ruled out, or a TEST event arrived: deliveries arrive."""
         with self._lock:
             self._streak.clear()
 
     def timed_out(
-        self,
-        wait: TimedOutWait,
-        began: int,
-        authentic_since: Callable[[int], bool],
-        inauthentic_since: Callable[[int], int],
+        self, wait: TimedOutWait, began: int, authentic_since: Callable[[int], bool]
     ) -> tuple[TimedOutWait, ...] | None:
         """Record a wait that timed out; it began when the sink's newest seq was ``began``.
 
@@ -104,28 +95,14 @@ class DeliveryHealth:
         arrived. Returns the streak's waits once it is long enough to stop the run.
         """
         with self._lock:
-            if self._streak and authentic_since(self._streak_from):
+            if self._streak and authentic_since(self.streak_from):
                 self._streak.clear()  # something authentic arrived since the streak began
             if not self._streak:
                 if authentic_since(began):
                     return None
-                self._streak_from = began
+                self.streak_from = began
             self._streak.append(wait)
-            self._inauthentic = inauthentic_since(self._streak_from)
-            if len(self._streak) >= self.limit:
-                return tuple(self._streak)
-            return None
-
-    @property
-    def inauthentic(self) -> int:
-        """Deliveries whose signature failed, since the current streak began."""
-        with self._lock:
-            return self._inauthentic
-
-    def reset(self) -> None:
-        with self._lock:
-            self._streak.clear()
-            self._inauthentic = 0
+            return tuple(self._streak) if len(self._streak) >= self.limit else None
 
 
 DELIVERY_HEALTH = DeliveryHealth()
@@ -143,8 +120,8 @@ class WatchedSinkView(SinkView):
     Args:
         sink_url: the URL the target delivers to, for the stop's message.
         remedies: what to check when deliveries do not reach the sink (a sentence).
-        probe: asks the target for a TEST event and says why none arrived (None when one
-            did); None where none can be asked for (production).
+        probe: asks the target for a TEST event and says why no authentic one arrived (None
+            when one did); None where none can be asked for (production).
         streaks: the counter (the process's own by default).
     """
 
@@ -196,7 +173,7 @@ class WatchedSinkView(SinkView):
         return found
 
     def _count_timeout(self, wait: TimedOutWait, began: int) -> None:
-        streak = self.streaks.timed_out(wait, began, self._authentic_since, self._inauthentic_since)
+        streak = self.streaks.timed_out(wait, began, self._authentic_since)
         if streak is None:
             return
         if self.probe is None:
@@ -214,7 +191,9 @@ class WatchedSinkView(SinkView):
 
     def _stop_reason(self, streak: tuple[TimedOutWait, ...], probed: str) -> str:
         waits = "; ".join(f"{n}. {w.text()}" for n, w in enumerate(streak, 1))
-        forged = self.streaks.inauthentic
+        forged = sum(
+            not self._authentic(d) for d in self.deliveries() if d.seq > self.streaks.streak_from
+        )
         signatures = (
             f" {forged} deliveries did arrive whose X-Service-Signature does not verify with "
             "--webhook-public-key: check the key."
@@ -238,6 +217,3 @@ class WatchedSinkView(SinkView):
 
     def _authentic_since(self, seq: int) -> bool:
         return any(self._authentic(d) for d in self.deliveries() if d.seq > seq)
-
-    def _inauthentic_since(self, seq: int) -> int:
-        return sum(not self._authentic(d) for d in self.deliveries() if d.seq > seq)

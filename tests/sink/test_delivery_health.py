@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from conformance.run.sink_check import TestEventProbe
 from conformance.run.target_health import TARGET_HEALTH
 from conformance.webhooks.delivery_health import (
     DeliveryHealth,
@@ -18,7 +20,7 @@ from conformance.webhooks.delivery_health import (
 )
 from conformance.webhooks.sink import SinkServer, SinkTimeout
 
-from .sink_helpers import envelope, sign_ec
+from .sink_helpers import delivery, envelope, sign_ec
 
 WAIT_S = 0.5  # the shortest wait that counts
 REMEDIES = "Check the tunnel."
@@ -147,3 +149,25 @@ def test_short_waits_prove_nothing_and_do_not_count(watched):
     for _ in range(5):
         time_out(view, "CUSTOMER.KYC_APPROVED", timeout=0.05)  # what was left of a deadline
     assert TARGET_HEALTH.down is None
+
+
+def test_only_an_authentic_test_event_proves_the_path(ec_key, other_ec_key):
+    """The mid-run probe: a TEST delivery signed with another key than the profile's proves
+    that deliveries arrive, not that the run can trust any of them (a wrong key)."""
+    pem = (
+        ec_key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    body = b'{"test": true, "type": "TEST", "timestamp": "t", "webhookId": "w"}'
+    signed = delivery(1, body, x_service_signature=sign_ec(ec_key, body))
+    forged = delivery(2, body, x_service_signature=sign_ec(other_ec_key, body))
+    assert TestEventProbe(200, signed, 1.0).unproven(pem) is None
+    assert TestEventProbe(200, forged, 1.0).unproven(None) is None  # no key: any delivery
+    assert "does not verify with --webhook-public-key" in (
+        TestEventProbe(200, forged, 1.0).unproven(pem) or ""
+    )
+    assert "answered 404" in (TestEventProbe(404, None, 0.0).unproven(pem) or "")
+    assert "no TEST delivery arrived within 2 s" in (
+        TestEventProbe(200, None, 2.0).unproven(pem) or ""
+    )
