@@ -192,9 +192,16 @@ def _judge(lane: SessionState, probe: TestEventProbe, url: str) -> tuple[str | N
             "target does reach the sink, it does not send the TEST event §4 promises."
         ), None
     if probe.delivery is None:
+        refused = (
+            " (sandbox endpoints take sandbox credentials only, §5: check "
+            "--target-environment and the credentials)"
+            if probe.status in (401, 403)
+            else ""
+        )
         return None, (
-            f"the webhook sink check was skipped: {probe.failed_to_arrive()}, so no TEST "
-            f"event proved that deliveries reach {url} (the webhooks part reports the answer)"
+            f"the webhook sink check was skipped: {probe.failed_to_arrive()}{refused}, so no "
+            f"TEST event proved that deliveries reach {url} (the webhooks part reports the "
+            "answer)"
         )
     unsigned = probe.unproven(profile.webhook_public_key)
     if unsigned is not None:  # the path works; the key, or the target's signing, does not

@@ -61,3 +61,12 @@ def test_in_production_the_run_says_the_sink_check_was_skipped(tmp_path):
     assert "production" in note
     assert note in (tmp_path / "summary.md").read_text()
     assert "sink check was skipped" in result.output  # and on the console
+
+
+def test_a_test_event_the_target_refuses_to_send_is_the_webhooks_part_s_to_judge(tmp_path):
+    # GET /config, the registration's GET and PATCH answer; POST /sandbox/webhooks/test fails
+    with HostileTarget("error-500", healthy_first=3) as target:
+        result, _ = timed_run(tmp_path, target, SINK_PARTS)
+    assert result.summary["verdict"] == "failed", result.output[-3000:]
+    [note] = [n for n in result.summary["notes"] if "sink check was skipped" in n]
+    assert "POST /sandbox/webhooks/test answered 500" in note
