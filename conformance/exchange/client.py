@@ -22,9 +22,9 @@ from conformance.contract.schemas import SchemaRegistry, format_path
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
-from conformance.exchange.rate_limit import THROTTLE, send_throttled
+from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds, send_throttled
 from conformance.run.profile import Credentials
-from conformance.run.target_health import TARGET_HEALTH, TargetHealth
+from conformance.run.target_health import TARGET_HEALTH, TargetHealth, is_throttling
 
 __all__ = [
     "TARGET_HEALTH",
@@ -280,13 +280,13 @@ class TargetClient:
             request_body=self.redactor.body(body, request=True),
             curl=curl,
         )
-        if TARGET_HEALTH.down is not None:  # the run is stopping: do not wait on it again
+        if TARGET_HEALTH.unreachable is not None:  # the run is stopping: do not wait again
             exchange = exchange_base(error="not sent: the target stopped answering")
             self.log.append(exchange)
             raise ConformanceFailure(
                 "Conventions",
                 f"the target must answer {method} {path}",
-                observed=_Text(TARGET_HEALTH.down),
+                observed=_Text(TARGET_HEALTH.unreachable),
                 hint="the run stops early; check that the server is up",
                 exchange=exchange,
             )
@@ -318,7 +318,16 @@ class TargetClient:
                 f"({self.timeout:g} s for connect, send, headers and the whole body)",
                 exchange=exchange,
             ) from None
-        TARGET_HEALTH.answered()
+        retry_after = response.headers.get("retry-after")
+        if is_throttling(response.status_code, retry_after):
+            TARGET_HEALTH.throttled(
+                f"{method} {path}",
+                response.status_code,
+                retry_after_seconds(retry_after),
+                rate_limited=THROTTLE.enabled,
+            )
+        else:
+            TARGET_HEALTH.answered()
         elapsed = (time.monotonic() - started) * 1000
         exchange = exchange_base(
             status=response.status_code,

@@ -5,9 +5,10 @@ carry the part, requirement ids and advisories as user properties.
 
 Every run says what it is (``verdict``): ``passed``, ``failed``, ``incomplete`` (stopped by
 Ctrl-C or SIGTERM, or crashed), ``not_run`` (the target could not be tested, at preflight
-or because it stopped answering mid-run), ``no_tests`` or ``usage_error``. The command line
-writes a placeholder saying INCOMPLETE when it claims the report folder, so a run that dies
-before its end never leaves a report reading PASSED.
+or because mid-run it stopped answering, throttled every request, or its webhooks stopped
+arriving), ``no_tests`` or ``usage_error``. The command line writes a placeholder saying
+INCOMPLETE when it claims the report folder, so a run that dies before its end never
+leaves a report reading PASSED.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ class SummaryReporter:
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
         self.usage_error: str | None = None
+        self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
         self._forget_hard_stop: Any = lambda: None
         if current:  # the session's reporter, which the command line asks for the last word
             _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
@@ -310,6 +312,7 @@ class SummaryReporter:
                 for r in results
                 for message in r.advisories
             ],
+            "notes": list(self.notes),
             "tests": [
                 {
                     "nodeid": r.nodeid,
@@ -339,6 +342,10 @@ class SummaryReporter:
         plan = run_plan.view(self._config)
         if plan is not None:
             summary["plan"] = plan
+        if not placeholder:
+            from conformance.reporting.mismatch_hints import mismatch_hints
+
+            summary["notes"] += mismatch_hints(summary, self.catalogue)
         if self.baseline is not None and not placeholder:
             from conformance.reporting.baseline import compare
 
@@ -429,6 +436,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
             f"- tests that did not run: {_not_run_text(summary)}",
             "",
         ]
+    for note in summary.get("notes") or []:
+        lines += [f"> **Note:** {note}", ""]
     lines += [
         f"- interface version: {summary['interface_version']}",
         f"- suite version: {summary['suite_version']}",

@@ -1,9 +1,10 @@
 """The ``conformance`` command: ``run``, ``serve`` and ``report``.
 
 Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
-error (the output contract), 3 when the target could not be tested (preflight failed, or it
-stopped answering mid-run), 4 when the run did not finish (Ctrl-C, SIGTERM, a crash). The
-reports of a run ending 3 or 4 say INCOMPLETE, never PASSED.
+error (the output contract), 3 when the target could not be tested (preflight failed, or
+mid-run it stopped answering, throttled every request, or its webhooks stopped arriving), 4
+when the run did not finish (Ctrl-C, SIGTERM, a crash). The reports of a run ending 3 or 4
+say INCOMPLETE, never PASSED.
 """
 
 from __future__ import annotations

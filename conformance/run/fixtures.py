@@ -27,10 +27,12 @@ from conformance.run import hookspecs
 from conformance.run.locks import platform_lock
 from conformance.run.markers import ADVISORY_PROPERTY
 from conformance.run.profile import Credentials, TargetProfile
+from conformance.run.sink_check import probe_test_event, sink_remedies
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, Sca
 from conformance.wallet.flows import EmbeddedWallet
 from conformance.wallet.format import wallet_format
+from conformance.webhooks.delivery_health import WatchedSinkView
 from conformance.webhooks.sink import SinkView
 
 __all__ = [
@@ -132,7 +134,9 @@ def production_credentials(profile: TargetProfile) -> Credentials:
 
 
 @pytest.fixture(scope="session")
-def webhook_sink(pytestconfig: pytest.Config, profile: TargetProfile) -> SinkView:
+def webhook_sink(
+    pytestconfig: pytest.Config, profile: TargetProfile, client: TargetClient
+) -> SinkView:
     """The webhook sink, registered as the target's ``webhookEndpoint`` for this run."""
     state = _state(pytestconfig)
     if not profile.writes_allowed:
@@ -144,7 +148,20 @@ def webhook_sink(pytestconfig: pytest.Config, profile: TargetProfile) -> SinkVie
         pytest.fail(f"the webhook sink could not be set up: {state.sink_error}", pytrace=False)
     if state.sink_control_url is None:
         pytest.skip("the webhook sink is not running (its parts were not selected)")
-    return SinkView(state.sink_control_url, public_key=profile.webhook_public_key)
+    control_url = state.sink_control_url
+
+    def probe() -> str | None:
+        probed = probe_test_event(client, control_url, profile.webhook_timeout)
+        return probed.unproven(profile.webhook_public_key)
+
+    # its waits are counted: a run whose webhooks never arrive stops early (delivery_health)
+    return WatchedSinkView(
+        control_url,
+        public_key=profile.webhook_public_key,
+        sink_url=state.sink_url or control_url,
+        remedies=sink_remedies(profile),
+        probe=probe if profile.environment == "sandbox" else None,
+    )
 
 
 @pytest.fixture(scope="session")

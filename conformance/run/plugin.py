@@ -185,12 +185,31 @@ def _configure_controller(config: pytest.Config) -> None:
     if parts & SINK_PARTS and state.profile.writes_allowed:
         for lane in state.lanes():
             _start_sink(lane)
+        _check_sinks(state, summary)
     _activate(config, state)
     if config.pluginmanager.hasplugin("xdist") and _xdist_workers(config):
         bridge = _XdistBridge(state)
         config.add_cleanup(bridge.worker_pids.close)
         config.pluginmanager.register(bridge, "conformance-xdist")
     config.pluginmanager.register(summary, "conformance-summary")
+
+
+def _check_sinks(state: SessionState, summary: SummaryReporter) -> None:
+    """Prove that the target's deliveries reach each lane's sink (``sink_check``): a run
+    whose webhooks cannot arrive ends here, as could not run."""
+    from conformance.run.sink_check import check_sink
+
+    for lane in state.lanes():
+        checked = check_sink(lane)
+        if checked.note is not None and checked.note not in summary.notes:
+            summary.notes.append(checked.note)
+            print(redaction.scrub(f"conformance: {checked.note}"), file=sys.stderr)
+        if checked.problem is not None:
+            summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
+            summary.write(summary.build())
+            summary.record_outcome()
+            message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
+            pytest.exit(message, returncode=EXIT_NOT_RUN)
 
 
 def _start_workers_warm(config: pytest.Config) -> None:
@@ -304,7 +323,15 @@ def _import_adapter(name: str) -> Any:
 
 
 def _target_view(profile: TargetProfile) -> dict[str, Any]:
-    return {"base_url": profile.base_url, "environment": profile.environment}
+    """The target as the summary names it, with the profile settings the run took on trust
+    (the target does not show them: the summary's hints compare its failures with them)."""
+    return {
+        "base_url": profile.base_url,
+        "environment": profile.environment,
+        "regulated": profile.regulated,
+        "skip_verification_paperwork": profile.skip_verification_paperwork,
+        "features": list(profile.features),
+    }
 
 
 def _start_embedded(state: SessionState, count: int) -> None:

@@ -1,5 +1,6 @@
 """Before any suite: does the target answer, accept the credentials, serve the version
-segment, and does the webhook key parse? A few seconds, and one clear message if not.
+segment without throttling every request, and does the webhook key parse? A few seconds,
+and one clear message if not.
 
 A run that cannot reach its target would otherwise time out request after request for half
 an hour before saying anything useful.
@@ -12,9 +13,12 @@ from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import default_registry
+from conformance.exchange import rate_limit
 from conformance.exchange.client import ExchangeLog, TargetClient
 from conformance.exchange.evidence import Redactor
+from conformance.exchange.rate_limit import retry_after_seconds
 from conformance.run.profile import TargetProfile
+from conformance.run.target_health import is_throttling, throttling_problem
 
 __all__ = ["PREFLIGHT_DEADLINE_S", "PreflightResult", "preflight"]
 
@@ -34,6 +38,7 @@ class PreflightResult:
 def preflight(profile: TargetProfile) -> PreflightResult:
     """Check the target in a few seconds; say what to fix when it cannot be tested."""
     started = time.monotonic()
+    rate_limit.configure(profile.rate_limit)  # its requests keep to --rate-limit too
     problem = _key_problem(profile) or _target_problem(profile)
     return PreflightResult(problem, time.monotonic() - started)
 
@@ -64,18 +69,28 @@ def _target_problem(profile: TargetProfile) -> str | None:
     try:
         response = None
         error = ""
+        throttled = 0  # a target that throttles even these few requests cannot be tested
         for _ in range(ATTEMPTS):
             try:
                 response = client.get("/config", validate=False)
-                break
             except ConformanceFailure as exc:
                 error = str(exc.observed)
+                continue
+            if not is_throttling(response.status, response.headers.get("retry-after")):
+                break
+            throttled += 1
         if response is None:
             return (
                 f"the target at {profile.base_url} cannot be tested: GET {url} got no answer "
                 f"({error}). Check --target-url and that the server is up and answering "
                 f"within {client.timeout:g} s."
             )
+        retry_after = response.headers.get("retry-after")
+        if is_throttling(response.status, retry_after):
+            return throttling_problem(
+                throttled, f"GET {url}", response.status, retry_after_seconds(retry_after),
+                rate_limit.THROTTLE.enabled,
+            )  # fmt: skip
         if response.status in (401, 403):
             return (
                 f"the target at {profile.base_url} refused the credentials: GET {url} answered "

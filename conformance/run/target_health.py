@@ -1,9 +1,12 @@
-"""Whether the target still answers: a run stops early when it does not.
+"""Whether the target can still be tested: a run stops early when it cannot.
 
 A target that dies or hangs mid-run would otherwise cost the whole request deadline on
-every remaining request. Each process (each xdist worker) counts the requests in a row its
-client got no answer to; once the target is taken as down, the client sends nothing more
-and the plugin stops the run with the could-not-run verdict.
+every remaining request; one that throttles every request would turn each of them into a
+clause failure. Each process (each xdist worker) counts the requests in a row its client got
+no answer to, and the answers in a row that only throttled it (429, or 503 with
+``Retry-After``); once the target is taken as down, or another part of the run finds it
+cannot go on (``stop``: webhooks that never arrive), the plugin stops the run with the
+could-not-run verdict; a target that stopped answering is sent nothing more.
 """
 
 from __future__ import annotations
@@ -11,33 +14,103 @@ from __future__ import annotations
 import threading
 import time
 
-__all__ = ["DOWN_AFTER_FAILURES", "DOWN_AFTER_S", "TARGET_HEALTH", "TargetHealth"]
+__all__ = [
+    "DOWN_AFTER_FAILURES",
+    "DOWN_AFTER_S",
+    "TARGET_HEALTH",
+    "THROTTLED_AFTER",
+    "TargetHealth",
+    "is_throttling",
+    "throttling_problem",
+]
 
 # This many requests in a row without an answer (refused, reset, timed out) and the target
 # is taken as down: the run stops early instead of timing out every remaining request.
 DOWN_AFTER_FAILURES = 3
 DOWN_AFTER_S = 15.0
+# This many answers in a row that throttle (and nothing else in between) and the run cannot
+# test the target: a few 429s among successes (a burst, a daily volume limit) never add up.
+THROTTLED_AFTER = 10
+
+
+def is_throttling(status: int, retry_after: str | None) -> bool:
+    """Whether an answer only throttles the request: 429, or 503 with ``Retry-After``."""
+    return status == 429 or (status == 503 and retry_after is not None)
+
+
+def throttling_problem(
+    answers: int, what: str, status: int, retry_after_s: float | None, rate_limited: bool
+) -> str:
+    """Why the run cannot go on against a target that throttles, and what to do about it."""
+    asked = f" with Retry-After {_duration(retry_after_s)}" if retry_after_s is not None else ""
+    head = (
+        f"the target throttles the run: {answers} requests in a row were answered 429 (or 503 "
+        f"with Retry-After); the last, {what}, answered {status}{asked}"
+    )
+    if rate_limited:
+        return (
+            f"{head}. --rate-limit is on and the target still throttles (a Retry-After wait is "
+            "made only when it fits in --request-timeout, 3 times at most): lower --rate-limit, "
+            "or run when the target's limit allows."
+        )
+    return (
+        f"{head}. Give --rate-limit N (requests a second for the whole run): requests are "
+        "then spaced, and a 429 or 503 with Retry-After is waited out when the wait fits in "
+        "--request-timeout."
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 2 * 3600:
+        return f"{seconds:g} s (about {seconds / 3600:.0f} hours)"
+    if seconds >= 120:
+        return f"{seconds:g} s (about {seconds / 60:.0f} minutes)"
+    return f"{seconds:g} s"
 
 
 class TargetHealth:
-    """Counts requests in a row the target did not answer (per process).
+    """Counts requests in a row the target did not answer, and answers that throttled
+    (per process).
 
-    The target is taken as down after ``limit`` of them, or after two when the streak has
-    already lasted ``slow_s`` (two requests that each waited out a long deadline).
+    The target is taken as down after ``limit`` requests without an answer, or after two when
+    the streak has already lasted ``slow_s`` (two requests that each waited out a long
+    deadline); and as not testable after ``throttled_limit`` throttling answers in a row.
     """
 
-    def __init__(self, limit: int = DOWN_AFTER_FAILURES, slow_s: float = DOWN_AFTER_S) -> None:
+    def __init__(
+        self,
+        limit: int = DOWN_AFTER_FAILURES,
+        slow_s: float = DOWN_AFTER_S,
+        throttled_limit: int = THROTTLED_AFTER,
+    ) -> None:
         self.limit = limit
         self.slow_s = slow_s
+        self.throttled_limit = throttled_limit
         self._lock = threading.Lock()
         self._failures = 0
+        self._throttled = 0
         self._since = 0.0
         self._last_error = ""
-        self.down: str | None = None
+        self.down: str | None = None  # why the run cannot go on: it stops after this test
+        self.unreachable: str | None = None  # why requests are not sent any more
 
     def answered(self) -> None:
+        """Record a request the target answered (and did not throttle)."""
         with self._lock:
             self._failures = 0
+            self._throttled = 0
+
+    def throttled(
+        self, what: str, status: int, retry_after_s: float | None, *, rate_limited: bool
+    ) -> None:
+        """Record an answer that only throttled the request (see ``is_throttling``)."""
+        with self._lock:
+            self._failures = 0
+            self._throttled += 1
+            if self._throttled >= self.throttled_limit and self.down is None:
+                self.down = throttling_problem(
+                    self._throttled, what, status, retry_after_s, rate_limited
+                )
 
     def unanswered(self, what: str, error: str, started: float | None = None) -> None:
         """Record a request that got no answer; ``started`` is when it was sent."""
@@ -49,15 +122,24 @@ class TargetHealth:
             self._last_error = f"{what}: {error}"
             lasted = now - self._since
             slow = self._failures >= 2 and lasted >= self.slow_s
-            if (self._failures >= self.limit or slow) and self.down is None:
-                self.down = (
+            if (self._failures >= self.limit or slow) and self.unreachable is None:
+                self.unreachable = (
                     f"the target stopped answering: {self._failures} requests in a row got no "
                     f"answer in {lasted:.0f} s (last: {self._last_error})"
                 )
+                self.down = self.down or self.unreachable
+
+    def stop(self, reason: str) -> None:
+        """The run cannot go on for ``reason`` (the first reason given stands); requests are
+        still sent (the current test ends, the webhookEndpoint is put back)."""
+        with self._lock:
+            if self.down is None:
+                self.down = reason
 
     def reset(self) -> None:
         with self._lock:
-            self._failures, self.down = 0, None
+            self._failures, self._throttled = 0, 0
+            self.down = self.unreachable = None
 
 
 TARGET_HEALTH = TargetHealth()

@@ -35,6 +35,9 @@ class Fault:
     seams: tuple[Seam, ...]
     alteration: Alteration
     run_args: tuple[str, ...] = ()
+    # the run's preflight notices it first and ends the run as could not run (exit 3): a
+    # fault the suite cannot tell from a broken environment (deliveries that never arrive)
+    stops_at_preflight: bool = False
 
     @property
     def description(self) -> str:
@@ -53,13 +56,15 @@ def fault(
     part: str,
     caught_by: Iterable[str],
     run_args: Iterable[str] = (),
+    stops_at_preflight: bool = False,
 ) -> Callable[[F], F]:
     """Register the decorated function as fault mode ``name``, attached at the seam(s) ``at``.
 
     The function's docstring says, in one line, what the sandbox does wrong; ``clause`` is
     the statement it breaks (``"§2 PlatformConfig: integer"``); ``part`` and ``caught_by``
     name the suite part and the tests that must fail against it; ``run_args`` are extra
-    ``conformance run`` arguments its proof needs (a platform mode).
+    ``conformance run`` arguments its proof needs (a platform mode); ``stops_at_preflight``
+    says that the run's preflight notices it first (exit 3), before the tests named.
     """
     seams = (at,) if isinstance(at, Seam) else tuple(at)
 
@@ -78,6 +83,7 @@ def fault(
             seams=seams,
             alteration=alteration,
             run_args=tuple(run_args),
+            stops_at_preflight=stops_at_preflight,
         )
         return alteration
 

@@ -63,9 +63,24 @@ def leave_every_signature_off(headers: dict[str, str], *, row: OutboxRow) -> dic
     clause="§6 Events",
     part="webhooks",
     caught_by=("test_test_event_reaches_the_configured_endpoint",),
+    # the preflight's proof of the sink waits for this very event: without it, the run
+    # cannot tell a target that sends none from deliveries that cannot reach the sink
+    stops_at_preflight=True,
 )
 def never_queue_the_test_event(queued: bool, *, platform_id: str, event: dict[str, Any]) -> bool:
     """POST /sandbox/webhooks/test answers 200 but delivers nothing"""
+    return False
+
+
+@fault(
+    "events-never-delivered",
+    at=events.EVENT_QUEUED,
+    clause="§6 Events",
+    part="webhooks",
+    caught_by=("test_status_changes_emit_events_of_the_customers_family",),
+)
+def never_queue_an_event(queued: bool, *, platform_id: str, event_type: str) -> bool:
+    """no event is ever delivered, except the TEST event of POST /sandbox/webhooks/test"""
     return False
 
 

@@ -29,6 +29,11 @@ TEST_EVENT_QUEUED = seam(
     "whether the TEST event is queued for delivery to the endpoint: always"
     " (context: platform_id, event)",
 )
+EVENT_QUEUED = seam(
+    "webhooks.event_queued",
+    "whether an event other than TEST is queued for delivery to the endpoint: always"
+    " (context: platform_id, event_type)",
+)
 
 
 def new_webhook_id() -> str:
@@ -69,6 +74,11 @@ class Webhooks:
         event_id = new_webhook_id()
         stamp = timestamp if timestamp is not None else iso(utc_now())
         envelope = {"id": event_id, "type": event_type, "timestamp": stamp, "data": data}
+        queued = self._settings.seams.apply(
+            EVENT_QUEUED, True, platform_id=platform_id, event_type=event_type
+        )
+        if not queued:
+            return event_id
         self._outbox.enqueue(
             event_id=event_id,
             platform_id=platform_id,

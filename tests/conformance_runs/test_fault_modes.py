@@ -35,6 +35,13 @@ def test_fault_mode_is_caught(tmp_path, fault):
         "-k",
         " or ".join(must_fail),
     )
+    if registered.stops_at_preflight:
+        # the run could not run: the preflight says what it waited for and what to check
+        assert result.code == 3, f"exit {result.code}; expected 3\n{result.output[-3000:]}"
+        assert result.summary["verdict"] == "not_run"
+        assert "preflight" in result.summary["incomplete_reason"], result.summary
+        assert "TEST" in result.summary["incomplete_reason"], result.summary
+        return
     assert result.code == 1, f"exit {result.code}; expected 1\n{result.output[-3000:]}"
     failures = result.summary["failures"]
     failed_names = {f["nodeid"].split("::")[-1].split("[")[0] for f in failures}

@@ -95,6 +95,11 @@ def _echo(request: Request, count: int) -> bytes:
                        "accessToken": ISSUED_TOKEN})  # fmt: skip
 
 
+TEST_EVENT = json.dumps(
+    {"test": True, "timestamp": "2026-01-01T00:00:00Z", "webhookId": "Webhook:0", "type": "TEST"}
+).encode()
+
+
 def _deep(depth: int = 100_000) -> bytes:
     return b"[" * depth + b"]" * depth
 
@@ -144,10 +149,15 @@ _MALFORMED: dict[str, Callable[[Request, int], bytes]] = {
 }
 MALFORMED_MODES = tuple(_MALFORMED)
 # "mixed" answers each request with the next malformed answer in turn
-MODES = (
-    *MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
-    "oversized",
-)  # fmt: skip
+MODES = (*MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
+         "plain", "throttle", "throttle-some", "oversized")  # fmt: skip
+# "plain" answers like a plain target (the configuration, or an empty object) to every request;
+# "throttle": 429 with Retry-After of a day to every request; "throttle-some": to every third
+THROTTLED = _json(
+    429,
+    {"status": 429, "code": "RATE_LIMITED", "message": "too many requests"},
+    headers=(("Retry-After", "86400"),),
+)
 
 
 class HostileTarget:
@@ -160,6 +170,7 @@ class HostileTarget:
         healthy_first: int = 0,
         trickle_interval: float = 0.05,
         oversized_bytes: int = 1 << 20,
+        test_events: int = 0,
     ):
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
@@ -176,6 +187,10 @@ class HostileTarget:
         self.port = self._socket.getsockname()[1]
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self.flooded = 0
+        self.endpoint: str | None = None  # the webhookEndpoint last PATCHed
+        # how many POST /sandbox/webhooks/test are followed by a TEST delivery (badly signed:
+        # the target has no key); a "flood" target follows every one
+        self.test_events = test_events
         self.misbehaving = threading.Event()  # set at the first hostile answer
 
     @property
@@ -221,6 +236,7 @@ class HostileTarget:
                 self.requests += 1
                 count = self.requests
                 self.received.append(request)
+            self._note_webhooks(request)
             try:
                 self._answer(conn, request, count)
             except OSError:
@@ -252,6 +268,12 @@ class HostileTarget:
             conn.sendall(_echo(request, count))
         elif mode == "mixed":
             conn.sendall(_MALFORMED[MALFORMED_MODES[count % len(MALFORMED_MODES)]](request, count))
+        elif mode == "plain":
+            conn.sendall(_plain(request))
+        elif mode == "throttle" or (mode == "throttle-some" and count % 3 == 0):
+            conn.sendall(THROTTLED)
+        elif mode == "throttle-some":
+            conn.sendall(_plain(request))
         elif mode == "flood":
             self._maybe_flood(request)
             conn.sendall(_plain(request))
@@ -259,6 +281,22 @@ class HostileTarget:
             _send_oversized(conn, self.oversized_bytes)
         else:
             conn.sendall(_MALFORMED[mode](request, count))
+
+    def _note_webhooks(self, request: Request) -> None:
+        """Keep the webhookEndpoint a PATCH sets; deliver the TEST events owed."""
+        if request.method == "PATCH":
+            try:
+                url = json.loads(request.body).get("webhookEndpoint")
+            except (ValueError, AttributeError):
+                return
+            self.endpoint = url if isinstance(url, str) and url else self.endpoint
+        elif request.method == "POST" and request.path.endswith("/sandbox/webhooks/test"):
+            with self._lock:
+                owed = self.mode == "flood" or self.test_events > 0
+                self.test_events -= 1
+            if owed and self.endpoint:
+                threading.Thread(target=self._flood, args=(self.endpoint, 1, [TEST_EVENT]),
+                                 daemon=True).start()  # fmt: skip
 
     def _maybe_flood(self, request: Request) -> None:
         if request.method != "PATCH":
@@ -270,8 +308,8 @@ class HostileTarget:
         if isinstance(url, str) and url:
             threading.Thread(target=self._flood, args=(url,), daemon=True).start()
 
-    def _flood(self, url: str, count: int = 300) -> None:
-        bodies = [_deep(5000), b"\xff\xfe", b"[]", b"null", b'{"type": 1, "data": []}']
+    def _flood(self, url: str, count: int = 300, bodies: list[bytes] | None = None) -> None:
+        bodies = bodies or [_deep(5000), b"\xff\xfe", b"[]", b"null", b'{"type": 1, "data": []}']
         with httpx.Client(timeout=5) as client:
             for index in range(count):
                 body = bodies[index % len(bodies)]

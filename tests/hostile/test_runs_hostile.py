@@ -139,11 +139,16 @@ def test_malformed_answers_are_clause_failures_only(tmp_path):
     assert elapsed < 120, f"{elapsed:.1f} s"
 
 
+# every part but the two that need the webhook sink: an echoing target delivers no webhook,
+# so with them the run would stop at the preflight's proof of the sink (could not run)
+NO_SINK_PARTS = "--parts=resources,endpoints,auth,errors,limits,versioning"
+
+
 def test_an_echoing_target_leaves_no_secret_in_any_file(tmp_path):
     """Every request echoed back in HTML, JSON error messages, headers, URL-encoded and
-    base64; the whole suite runs; no file of the run holds any secret in any form."""
+    base64; the suite runs; no file of the run holds any secret in any form."""
     with HostileTarget("echo") as target:
-        result, elapsed = timed_run(tmp_path, target)
+        result, elapsed = timed_run(tmp_path, target, NO_SINK_PARTS)
         # the target echoed every credential (so the scan below means something)
         headers = " ".join(r.headers.get("authorization", "") for r in target.received)
     for client_id, secret in CREDENTIALS.values():

@@ -164,7 +164,7 @@ def test_an_interrupted_parallel_run_is_incomplete_and_leaves_no_process(
     alone. Either way the run says INCOMPLETE and every process of it ends."""
     server = subprocess.Popen(
         [sys.executable, "-m", "reference", "serve", "--port", "0",
-         "--fault", "webhook-test-not-sent"],
+         "--fault", "events-never-delivered"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     probes = tmp_path / "probes"
@@ -175,7 +175,7 @@ def test_an_interrupted_parallel_run_is_incomplete_and_leaves_no_process(
         run = subprocess.Popen(
             [sys.executable, "-m", "conformance.run.cli", "run", f"--report-dir={tmp_path}",
              *target_flags(info), "--parts=webhooks", "--webhook-timeout=120", "-n", "2",
-             "--", "-p", "tests.plugin.warm_probe", "-k", "reaches_the_configured_endpoint"],
+             "--", "-p", "tests.plugin.warm_probe", "-k", "status_changes_emit_events"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "WARM_PROBE_DIR": str(probes)}, start_new_session=True,
         )  # fmt: skip

@@ -332,6 +332,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         receiver.wait_for(bool, timeout=1.0)
 
 
+@check("events-never-delivered")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        customer = complete_individual(client, "Ann Lee 002")
+        submit(client, customer["id"])
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    # the TEST event, queued after the customer's events, still arrives; nothing else does
+    deliveries = receiver.wait_for(with_webhook_id(webhook_id))
+    assert [d.json().get("type") for d in deliveries] == ["TEST"]
+
+
 @check("webhook-test-wrong-shape")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     webhook_id, delivery = deliver_test_event(sandbox, receiver)

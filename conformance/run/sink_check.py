@@ -1,0 +1,212 @@
+"""Before the suites that need the webhook sink: prove that the target's deliveries reach it.
+
+A sink the target cannot reach (a remote target and a loopback sink, a wrong
+``--sink-public-url``, a tunnel that is down) turned every webhook wait of a run into a full
+``--webhook-timeout`` and a clause failure blamed on the target: minutes, and dozens of
+failures, for one setting. Once the sink is registered as ``webhookEndpoint``, this check
+asks the target for the sandbox's ``TEST`` event (§4 ``POST /sandbox/webhooks/test``, §6
+Events) and waits for its delivery, by condition, at most ``--webhook-timeout``. When none
+arrives the run cannot test webhooks: it is "could not run", naming the sink's URL and the
+remedies. In production the test event cannot be sent, so the check is skipped and the run
+says so.
+
+Any ``TEST`` delivery proves the path: one whose signature does not verify with the
+profile's key is still a delivery, so the run goes on (the webhooks part judges signatures)
+and the console says that the key, or the target's signing, is wrong. The same probe tells,
+mid-run, a delivery path that broke from events a target does not send
+(``conformance.webhooks.delivery_health``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
+from conformance.exchange.client import ExchangeLog, TargetClient
+from conformance.exchange.evidence import Redactor
+from conformance.run.profile import TargetProfile
+from conformance.run.state import SessionState
+from conformance.webhooks.sink import (
+    Delivery,
+    SinkTimeout,
+    SinkView,
+    load_public_key,
+    verify_signature,
+)
+
+__all__ = [
+    "TEST_EVENT_PATH",
+    "SinkCheck",
+    "TestEventProbe",
+    "check_sink",
+    "probe_test_event",
+    "sink_remedies",
+]
+
+TEST_EVENT_PATH = "/sandbox/webhooks/test"
+
+
+@dataclass(frozen=True, slots=True)
+class SinkCheck:
+    """``problem``: the run cannot test webhooks (could not run); ``note``: what the run
+    must say on the console and in the summary, while it goes on."""
+
+    problem: str | None = None
+    note: str | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TestEventProbe:
+    """What became of one ``POST /sandbox/webhooks/test``: its answer, and its delivery."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    status: int | None  # None: the trigger got no answer (``error`` says why)
+    delivery: Delivery | None
+    waited_s: float
+    error: str = ""
+
+    def unproven(self, public_key: str | None) -> str | None:
+        """Why no authentic TEST delivery proves the path (None when one arrived): one whose
+        signature verifies with ``public_key`` (any, without a key)."""
+        if self.delivery is None or not public_key:
+            return self.failed_to_arrive()
+        checked = verify_signature(
+            load_public_key(public_key), self.delivery.body, self.delivery.signature_header
+        )
+        if checked.valid:
+            return None
+        return (
+            f"a TEST delivery arrived, but its X-Service-Signature does not verify with "
+            f"--webhook-public-key ({checked.reason})"
+        )
+
+    def failed_to_arrive(self) -> str | None:
+        """Why no TEST delivery proves the path (None when one arrived)."""
+        if self.delivery is not None:
+            return None
+        if self.status is None:
+            return f"POST {TEST_EVENT_PATH} got no answer ({self.error})"
+        if not 200 <= self.status < 300:
+            return f"POST {TEST_EVENT_PATH} answered {self.status}"
+        return (
+            f"no TEST delivery arrived within {self.waited_s:g} s of POST {TEST_EVENT_PATH}, "
+            f"which answered {self.status}"
+        )
+
+
+def probe_test_event(client: TargetClient, control_url: str, timeout: float) -> TestEventProbe:
+    """Trigger the sandbox TEST event and wait, at most ``timeout``, for its delivery at the
+    sink behind ``control_url`` (any TEST delivery after the trigger, whatever its
+    signature: it proves that deliveries reach the sink)."""
+    view = SinkView(control_url)  # no key: a badly signed delivery counts here too
+    try:
+        after = view.mark()
+        try:
+            response = client.post(TEST_EVENT_PATH, validate=False)
+        except ConformanceFailure as exc:
+            return TestEventProbe(None, None, 0.0, error=str(exc.observed))
+        if not 200 <= response.status < 300:
+            return TestEventProbe(response.status, None, 0.0)
+        try:
+            delivery = view.wait_for(
+                lambda d: d.event_type == "TEST",
+                timeout=timeout,
+                description=f"the TEST event of POST {TEST_EVENT_PATH}",
+                after=after,
+            )
+        except SinkTimeout:
+            return TestEventProbe(response.status, None, timeout)
+        return TestEventProbe(response.status, delivery, timeout)
+    finally:
+        view.close()
+
+
+def sink_remedies(profile: TargetProfile) -> str:
+    """What to check when the target's deliveries do not reach the sink (a sentence)."""
+    given = (
+        f"Check that --sink-public-url ({profile.sink_public_url}) reaches the sink"
+        if profile.sink_public_url
+        else "A target that is not on this machine cannot reach a sink on loopback: give "
+        "--sink-public-url (the URL of a tunnel to the sink)"
+    )
+    return (
+        f"{given}, or --sink-host 0.0.0.0 and a --sink-public-url the target can reach; "
+        "a target that insists on HTTPS needs --sink-https true (or an https tunnel)."
+    )
+
+
+def check_sink(lane: SessionState) -> SinkCheck:
+    """Prove the lane's sink receives the target's deliveries (see the module's docstring)."""
+    started = time.monotonic()
+    profile = lane.profile
+    url = lane.sink_url or "the sink"
+    problem = note = None
+    if lane.sink_error is not None:
+        problem = (
+            f"the webhook sink could not be registered with the target: {lane.sink_error}. "
+            f"The parts this run selected need it. {sink_remedies(profile)}"
+        )
+    elif lane.sink_control_url is None:
+        pass
+    elif profile.environment != "sandbox":
+        note = (
+            f"the webhook sink check was skipped: in {profile.environment} the TEST event "
+            f"(POST {TEST_EVENT_PATH}) cannot be sent, so nothing proved that the target's "
+            f"deliveries reach {url}; webhook waits that time out may be the sink's, not the "
+            "target's"
+        )
+    else:
+        problem, note = _judge(lane, _probe(lane), url)
+    return SinkCheck(problem=problem, note=note, elapsed_s=time.monotonic() - started)
+
+
+def _probe(lane: SessionState) -> TestEventProbe:
+    profile = lane.profile
+    assert profile.base_url is not None and lane.sink_control_url is not None
+    client = TargetClient(
+        base_url=profile.base_url,
+        credentials=profile.primary,
+        timeout=profile.request_timeout,
+        registry=default_registry(),
+        log=ExchangeLog(),
+        redactor=Redactor(profile.secrets),
+    )
+    try:
+        return probe_test_event(client, lane.sink_control_url, profile.webhook_timeout)
+    finally:
+        client.close()
+
+
+def _judge(lane: SessionState, probe: TestEventProbe, url: str) -> tuple[str | None, str | None]:
+    """(problem, note) from the preflight's probe."""
+    profile = lane.profile
+    if probe.delivery is None and probe.status is not None and 200 <= probe.status < 300:
+        return (
+            f"no webhook delivery reached the sink at {url} within {probe.waited_s:g} s "
+            f"(--webhook-timeout) of POST {TEST_EVENT_PATH}, which answered {probe.status}; "
+            f"every webhook wait of the run would time out. {sink_remedies(profile)} If the "
+            "target does reach the sink, it does not send the TEST event §4 promises."
+        ), None
+    if probe.delivery is None:
+        refused = (
+            " (sandbox endpoints take sandbox credentials only, §5: check "
+            "--target-environment and the credentials)"
+            if probe.status in (401, 403)
+            else ""
+        )
+        return None, (
+            f"the webhook sink check was skipped: {probe.failed_to_arrive()}{refused}, so no "
+            f"TEST event proved that deliveries reach {url} (the webhooks part reports the "
+            "answer)"
+        )
+    unsigned = probe.unproven(profile.webhook_public_key)
+    if unsigned is not None:  # the path works; the key, or the target's signing, does not
+        return None, (
+            f"{unsigned}: check the key; deliveries do reach the sink at {url}, and the "
+            "webhooks part reports the target's signatures"
+        )
+    return None, None

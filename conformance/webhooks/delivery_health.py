@@ -1,0 +1,210 @@
+"""Webhook waits that time out with nothing delivered: the run stops early when they add up.
+
+A target that does not deliver its events (or a network that does not carry them to the
+sink) made every webhook wait of a run pay its whole ``--webhook-timeout``: a run held for
+13 minutes, each wait a clause failure blamed on the target. Each process counts the waits
+in a row that timed out while not one authentic delivery (its signature verifies with the
+profile's key; any delivery when there is no key) reached the sink, from the first of those
+waits to the last. After ``WAITS_IN_A_ROW`` of them:
+
+- in the sandbox, the run asks the target for its TEST event (``sink_check``'s probe). If
+  an authentic one arrives, deliveries do reach the sink: the waits are the target's own
+  failures (events it does not send, or a profile setting that expects other events), and
+  the run goes on;
+- if it does not (or in production, where none can be asked for), the run cannot test
+  webhooks: the target is taken as not testable (``TARGET_HEALTH.stop``), the plugin stops
+  the run with the could-not-run verdict, and its reason names each wait that timed out.
+
+A wait that is satisfied, or ruled out by a delivery, ends the streak; so does any authentic
+delivery between two waits (a target that delivers some events but not the awaited ones
+fails the tests that await them, as it should). Waits shorter than ``MIN_COUNTED_WAIT_S``
+(what was left of a deadline) prove nothing and do not count.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.run.target_health import TARGET_HEALTH
+from conformance.webhooks.sink import Delivery, SinkRuledOut, SinkTimeout, SinkView
+
+__all__ = [
+    "DELIVERY_HEALTH",
+    "MIN_COUNTED_WAIT_S",
+    "WAITS_IN_A_ROW",
+    "DeliveryHealth",
+    "TimedOutWait",
+    "WaitNotMade",
+    "WatchedSinkView",
+]
+
+WAITS_IN_A_ROW = 3
+MIN_COUNTED_WAIT_S = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOutWait:
+    """One webhook wait that timed out with nothing authentic delivered."""
+
+    description: str
+    timeout: float
+    test: str | None
+
+    def text(self) -> str:
+        where = f" in {self.test}" if self.test else ""
+        return f"{self.description} ({self.timeout:g} s){where}"
+
+
+class WaitNotMade(SinkTimeout):
+    """A wait not made because the run is stopping (the target cannot be tested)."""
+
+    def __init__(self, description: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(description, 0.0, ())
+
+    def _message(self) -> str:
+        return (
+            f"webhook sink: {self.description} was not awaited: the run is stopping ({self.reason})"
+        )
+
+
+class DeliveryHealth:
+    """Counts webhook waits in a row that timed out with nothing authentic delivered."""
+
+    def __init__(self, limit: int = WAITS_IN_A_ROW) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._streak: list[TimedOutWait] = []
+        self.streak_from = 0  # the sink's newest seq when the streak's first wait began
+
+    def delivered(self) -> None:
+        """A wait was satisfied or ruled out, or a TEST event arrived: deliveries arrive."""
+        with self._lock:
+            self._streak.clear()
+
+    def timed_out(
+        self, wait: TimedOutWait, began: int, authentic_since: Callable[[int], bool]
+    ) -> tuple[TimedOutWait, ...] | None:
+        """Record a wait that timed out; it began when the sink's newest seq was ``began``.
+
+        ``authentic_since(seq)`` says whether an authentic delivery newer than ``seq``
+        arrived. Returns the streak's waits once it is long enough to stop the run.
+        """
+        with self._lock:
+            if self._streak and authentic_since(self.streak_from):
+                self._streak.clear()  # something authentic arrived since the streak began
+            if not self._streak:
+                if authentic_since(began):
+                    return None
+                self.streak_from = began
+            self._streak.append(wait)
+            return tuple(self._streak) if len(self._streak) >= self.limit else None
+
+
+DELIVERY_HEALTH = DeliveryHealth()
+
+
+def _current_test() -> str | None:
+    """The test that is running (pytest sets ``PYTEST_CURRENT_TEST``), without its phase."""
+    current = os.environ.get("PYTEST_CURRENT_TEST")
+    return current.rsplit(" (", 1)[0] if current else None
+
+
+class WatchedSinkView(SinkView):
+    """A :class:`SinkView` whose waits feed :data:`DELIVERY_HEALTH`.
+
+    Args:
+        sink_url: the URL the target delivers to, for the stop's message.
+        remedies: what to check when deliveries do not reach the sink (a sentence).
+        probe: asks the target for a TEST event and says why no authentic one arrived (None
+            when one did); None where none can be asked for (production).
+        streaks: the counter (the process's own by default).
+    """
+
+    def __init__(
+        self,
+        control_url: str,
+        public_key: Any = None,
+        *,
+        sink_url: str,
+        remedies: str,
+        probe: Callable[[], str | None] | None = None,
+        streaks: DeliveryHealth | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(control_url, public_key, **kwargs)
+        self.sink_url = sink_url
+        self.remedies = remedies
+        self.probe = probe
+        self.streaks = streaks or DELIVERY_HEALTH
+
+    def wait_for_all(
+        self,
+        predicate: Callable[[Delivery], bool],
+        count: int,
+        *,
+        timeout: float,
+        description: str,
+        after: int = 0,
+        rules_out: Callable[[Delivery], bool] | None = None,
+        set_aside_too: bool = False,
+    ) -> list[Delivery]:
+        """:meth:`SinkView.wait_for_all`, counted; not made once the run is stopping."""
+        if TARGET_HEALTH.down is not None:
+            raise WaitNotMade(description, TARGET_HEALTH.down)
+        began = self.mark()
+        try:
+            found = super().wait_for_all(
+                predicate, count, timeout=timeout, description=description, after=after,
+                rules_out=rules_out, set_aside_too=set_aside_too,
+            )  # fmt: skip
+        except SinkRuledOut:
+            self.streaks.delivered()
+            raise
+        except SinkTimeout:
+            if timeout >= MIN_COUNTED_WAIT_S:
+                self._count_timeout(TimedOutWait(description, timeout, _current_test()), began)
+            raise
+        self.streaks.delivered()
+        return found
+
+    def _count_timeout(self, wait: TimedOutWait, began: int) -> None:
+        streak = self.streaks.timed_out(wait, began, self._authentic_since)
+        if streak is None:
+            return
+        if self.probe is None:
+            probed = (
+                "No TEST event can be asked for in production to tell a broken delivery path "
+                "from events the target does not send."
+            )
+        else:
+            why = self.probe()
+            if why is None:  # deliveries reach the sink: the waits were the target's own
+                self.streaks.delivered()
+                return
+            probed = f"Asked for a TEST event then: {why}."
+        TARGET_HEALTH.stop(self._stop_reason(streak, probed))
+
+    def _stop_reason(self, streak: tuple[TimedOutWait, ...], probed: str) -> str:
+        waits = "; ".join(f"{n}. {w.text()}" for n, w in enumerate(streak, 1))
+        forged = len(self.set_aside(after=self.streaks.streak_from))
+        signatures = (
+            f" {forged} deliveries did arrive whose X-Service-Signature does not verify with "
+            "--webhook-public-key: check the key."
+            if forged
+            else ""
+        )
+        return (
+            f"webhooks do not arrive: {len(streak)} webhook waits in a row timed out with not "
+            f"one authentic delivery reaching the sink at {self.sink_url} (waits: {waits})."
+            f" {probed}{signatures} The target does not deliver its events, or cannot reach "
+            f"the sink. {self.remedies}"
+        )
+
+    def _authentic_since(self, seq: int) -> bool:
+        # the view's deliveries are the authentic ones (every one without a key)
+        return any(d.seq > seq for d in self.deliveries())

@@ -1,0 +1,77 @@
+"""A target that throttles every request could not be tested (exit 3, with the --rate-limit
+remedy and the Retry-After it asked for); a few 429s among answers are the tests' business."""
+
+from __future__ import annotations
+
+from conformance.exchange.client import TARGET_HEALTH
+from conformance.run.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
+
+from .server import HostileTarget
+from .test_client_hostile import make_client
+from .test_runs_hostile import EXIT_NOT_RUN, leaks, raw_exceptions, timed_run
+
+FAST_PARTS = "--parts=auth,errors,versioning"
+
+
+def test_answers_that_all_throttle_take_the_target_as_not_testable():
+    with HostileTarget("throttle") as target:
+        client = make_client(target.base_url)
+        for _ in range(THROTTLED_AFTER):
+            assert client.get("/config", validate=False).status == 429
+        client.close()
+    down = TARGET_HEALTH.down
+    assert down is not None and f"{THROTTLED_AFTER} requests in a row" in down
+    assert "--rate-limit" in down and "Retry-After 86400 s" in down
+    assert TARGET_HEALTH.unreachable is None  # it answers: requests are still sent
+
+
+def test_a_few_throttled_answers_among_others_are_not_a_streak():
+    with HostileTarget("throttle-some") as target:  # every third request answers 429
+        client = make_client(target.base_url)
+        statuses = [
+            client.get("/config", validate=False).status for _ in range(3 * THROTTLED_AFTER)
+        ]
+        client.close()
+    assert statuses.count(429) >= THROTTLED_AFTER
+    assert TARGET_HEALTH.down is None
+
+
+def test_throttling_is_429_or_503_with_retry_after_and_only_a_streak_counts():
+    assert is_throttling(429, None) and is_throttling(503, "30")
+    assert not is_throttling(503, None) and not is_throttling(500, "30")
+    health = TargetHealth(throttled_limit=2)
+    health.throttled("GET /a", 429, None, rate_limited=True)
+    health.answered()  # an answer in between starts the count again
+    health.throttled("GET /b", 429, None, rate_limited=True)
+    assert health.down is None
+    health.throttled("GET /c", 503, 30.0, rate_limited=True)
+    assert health.down is not None and "lower --rate-limit" in health.down
+    assert "the last, GET /c, answered 503 with Retry-After 30 s" in health.down
+
+
+def test_a_target_that_throttles_from_the_start_could_not_be_tested(tmp_path):
+    with HostileTarget("throttle") as target:
+        result, elapsed = timed_run(tmp_path, target)
+    assert result.code == EXIT_NOT_RUN, result.output[-3000:]
+    reason = result.summary["incomplete_reason"]
+    assert reason.startswith("preflight") and "--rate-limit" in reason, reason
+    assert "Retry-After 86400 s" in reason
+    assert "PASSED" not in (tmp_path / "summary.md").read_text()
+    assert leaks(tmp_path) == []
+    assert elapsed < 30, f"{elapsed:.1f} s"
+
+
+def test_a_target_that_starts_throttling_mid_run_stops_it_under_xdist(tmp_path):
+    # the preflight's request is answered; every later one is throttled, on both workers
+    with HostileTarget("throttle", healthy_first=1) as target:
+        result, elapsed = timed_run(tmp_path, target, FAST_PARTS, "-n", "2")
+    assert result.code == EXIT_NOT_RUN, result.output[-3000:]
+    summary = result.summary
+    assert summary["verdict"] == "not_run" and summary["not_run"] > 0
+    assert "throttles the run" in summary["incomplete_reason"]
+    assert "--rate-limit" in summary["incomplete_reason"]
+    # a handful of tests met the streak, not every test of the parts
+    assert summary["totals"]["failed"] + summary["totals"]["errors"] < 20, summary["totals"]
+    assert raw_exceptions(result) == []
+    assert leaks(tmp_path) == []
+    assert elapsed < 60, f"{elapsed:.1f} s"

@@ -1,0 +1,173 @@
+"""Webhook waits that time out with nothing delivered stop the run, unless a TEST event proves
+that deliveries reach the sink (``conformance.webhooks.delivery_health``), against a real
+sink on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from conformance.run.sink_check import TestEventProbe
+from conformance.run.target_health import TARGET_HEALTH
+from conformance.webhooks.delivery_health import (
+    DeliveryHealth,
+    WaitNotMade,
+    WatchedSinkView,
+)
+from conformance.webhooks.sink import SinkServer, SinkTimeout
+
+from .sink_helpers import delivery, envelope, sign_ec
+
+WAIT_S = 0.5  # the shortest wait that counts
+REMEDIES = "Check the tunnel."
+
+
+@pytest.fixture
+def watched(
+    sink: SinkServer, ec_key: ec.EllipticCurvePrivateKey
+) -> Iterator[Callable[..., WatchedSinkView]]:
+    views: list[WatchedSinkView] = []
+
+    def make(probe: Callable[[], str | None] | None = None) -> WatchedSinkView:
+        view = WatchedSinkView(
+            sink.control_url,
+            public_key=ec_key.public_key(),
+            sink_url=sink.url,
+            remedies=REMEDIES,
+            probe=probe,
+            streaks=DeliveryHealth(),
+        )
+        views.append(view)
+        return view
+
+    yield make
+    for view in views:
+        view.close()
+
+
+def time_out(view: WatchedSinkView, what: str, timeout: float = WAIT_S) -> None:
+    with pytest.raises(SinkTimeout):
+        view.wait_for_event(what, timeout=timeout)
+
+
+def post(http: httpx.Client, sink: SinkServer, body: bytes, signature: str) -> None:
+    headers = {"X-Service-Signature": signature}
+    assert http.post(sink.url, content=body, headers=headers).status_code == 200
+
+
+def test_three_waits_with_nothing_delivered_stop_the_run_naming_each(watched, sink):
+    view = watched(probe=None)  # production: no TEST event can be asked for
+    for event in ("CUSTOMER.KYC_APPROVED", "OUTGOING_PAYMENT.COMPLETED"):
+        time_out(view, event)
+    assert TARGET_HEALTH.down is None
+    time_out(view, "CUSTOMER.KYB_APPROVED")
+    reason = TARGET_HEALTH.down
+    assert reason is not None and reason.startswith("webhooks do not arrive: 3 webhook waits")
+    for event in ("CUSTOMER.KYC_APPROVED", "OUTGOING_PAYMENT.COMPLETED", "CUSTOMER.KYB_APPROVED"):
+        assert event in reason
+    assert "test_three_waits_with_nothing_delivered" in reason  # the test that waited
+    assert sink.url in reason and REMEDIES in reason and "production" in reason
+    # once the run is stopping, a wait is not made (it would cost its whole timeout)
+    with pytest.raises(WaitNotMade, match="not awaited"):
+        view.wait_for_event("TEST", timeout=60)
+    assert TARGET_HEALTH.unreachable is None  # the target still answers: requests go on
+
+
+def test_a_test_event_that_arrives_keeps_the_run_going(watched):
+    probes: list[str] = []
+
+    def probe() -> str | None:
+        probes.append("asked")
+        return None  # a TEST event arrived: the waits were the target's own failures
+
+    view = watched(probe=probe)
+    for _ in range(3):
+        time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert probes == ["asked"] and TARGET_HEALTH.down is None
+    for _ in range(3):  # the streak starts again
+        time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert probes == ["asked", "asked"] and TARGET_HEALTH.down is None
+
+
+def test_a_test_event_that_does_not_arrive_stops_the_run(watched):
+    view = watched(probe=lambda: "POST /sandbox/webhooks/test answered 404")
+    for _ in range(3):
+        time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert TARGET_HEALTH.down is not None
+    assert "Asked for a TEST event then: POST /sandbox/webhooks/test answered 404" in (
+        TARGET_HEALTH.down
+    )
+
+
+def test_an_authentic_delivery_between_waits_ends_the_streak(watched, sink, http, ec_key):
+    view = watched(probe=None)
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    body = envelope("OUTGOING_PAYMENT.COMPLETED", "Transaction:1")
+    post(http, sink, body, sign_ec(ec_key, body))  # the target does deliver, between waits
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert TARGET_HEALTH.down is None
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert TARGET_HEALTH.down is not None
+
+
+def test_forged_deliveries_do_not_end_the_streak_and_are_named(watched, sink, http, other_ec_key):
+    view = watched(probe=None)
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    for index in range(2):
+        body = envelope("CUSTOMER.KYC_PENDING", f"Customer:{index}")
+        post(http, sink, body, sign_ec(other_ec_key, body))  # a key other than the profile's
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    assert TARGET_HEALTH.down is not None
+    assert "2 deliveries did arrive whose X-Service-Signature does not verify" in (
+        TARGET_HEALTH.down
+    )
+
+
+def test_a_satisfied_wait_ends_the_streak(watched, sink, http, ec_key):
+    view = watched(probe=None)
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    time_out(view, "CUSTOMER.KYC_APPROVED")
+    body = envelope("CUSTOMER.KYC_APPROVED", "Customer:1")
+    post(http, sink, body, sign_ec(ec_key, body))
+    view.wait_for_event("CUSTOMER.KYC_APPROVED", timeout=5)
+    mark = view.mark()
+    time_out(view, "CUSTOMER.KYB_APPROVED")
+    with pytest.raises(SinkTimeout):
+        view.wait_for_event("CUSTOMER.KYB_APPROVED", timeout=WAIT_S, after=mark)
+    assert TARGET_HEALTH.down is None
+
+
+def test_short_waits_prove_nothing_and_do_not_count(watched):
+    view = watched(probe=None)
+    for _ in range(5):
+        time_out(view, "CUSTOMER.KYC_APPROVED", timeout=0.05)  # what was left of a deadline
+    assert TARGET_HEALTH.down is None
+
+
+def test_only_an_authentic_test_event_proves_the_path(ec_key, other_ec_key):
+    """The mid-run probe: a TEST delivery signed with another key than the profile's proves
+    that deliveries arrive, not that the run can trust any of them (a wrong key)."""
+    pem = (
+        ec_key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    body = b'{"test": true, "type": "TEST", "timestamp": "t", "webhookId": "w"}'
+    signed = delivery(1, body, x_service_signature=sign_ec(ec_key, body))
+    forged = delivery(2, body, x_service_signature=sign_ec(other_ec_key, body))
+    assert TestEventProbe(200, signed, 1.0).unproven(pem) is None
+    assert TestEventProbe(200, forged, 1.0).unproven(None) is None  # no key: any delivery
+    assert "does not verify with --webhook-public-key" in (
+        TestEventProbe(200, forged, 1.0).unproven(pem) or ""
+    )
+    assert "answered 404" in (TestEventProbe(404, None, 0.0).unproven(pem) or "")
+    assert "no TEST delivery arrived within 2 s" in (
+        TestEventProbe(200, None, 2.0).unproven(pem) or ""
+    )
