@@ -10,7 +10,7 @@ SINK_PARTS = "--parts=webhooks"
 TEST_EVENT_TESTS = (
     "test_test_event_reaches_the_configured_endpoint",
     "test_test_event_has_the_documented_shape",
-    "test_test_event_is_signed",
+    "test_every_delivery_is_signed",
 )
 
 
