@@ -18,7 +18,7 @@ from typing import Any
 
 # Only what is light at module level: the stop signal is handled before the rest of the kit
 # (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
-from conformance.run import embedded, stop_signal, warm_workers
+from conformance.run import embedded, run_outcome, stop_signal, warm_workers
 from conformance.run import options as opt
 from conformance.run.bytecode import use_private_bytecode_cache
 from conformance.run.datafiles import SUITES_DIR
@@ -273,9 +273,9 @@ def command_run(ns: argparse.Namespace) -> int:
         crash = exc
     report_dir = _report_dir(ns)
     if stop_signal.stopping() or crash is not None:
-        return _end_abnormally(report_dir, crash)
+        return run_outcome.end_abnormally(report_dir, crash)
     if code == pytest.ExitCode.USAGE_ERROR:
-        _write_verdict_only(report_dir, "usage_error", outcome.usage_error)
+        run_outcome.write_verdict_only(report_dir, "usage_error", outcome.usage_error)
         return EXIT_USAGE
     if code == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
@@ -297,94 +297,13 @@ def command_run(ns: argparse.Namespace) -> int:
         return EXIT_FAILED  # also an expired waiver, with every test passing
     if code == pytest.ExitCode.OK and outcome.reporter is not None:
         return EXIT_OK
-    _end_abnormally(report_dir, None)  # pytest ended without the plugin's verdict
+    run_outcome.end_abnormally(report_dir, None)  # pytest ended without the plugin's verdict
     return EXIT_INCOMPLETE
-
-
-def _end_abnormally(report_dir: Path, crash: BaseException | None) -> int:
-    """The run was stopped (a signal) or crashed: the reports say INCOMPLETE with the counts
-    of the tests that finished (or the target could not be tested, if that came first),
-    the report folder is scrubbed once more, and one line says so: no traceback for a stop.
-    """
-    from conformance.reporting import redaction
-    from conformance.reporting.summaries import last_outcome
-
-    outcome = last_outcome()
-    signal_name = stop_signal.stopping()
-    if crash is not None and signal_name is None:
-        import traceback
-
-        text = "".join(traceback.format_exception(crash))
-        print(redaction.scrub(text), file=sys.stderr, end="")
-        reason = f"the run crashed: {type(crash).__name__}: {crash}"
-    elif signal_name is not None:
-        reason = f"stopped by {signal_name} before the end"
-    else:
-        reason = "the run ended without a verdict (pytest stopped early)"
-    reporter = outcome.reporter
-    if reporter is not None:
-        reporter.interrupted = reporter.interrupted or reason
-        reporter.finish_interrupted()
-    else:
-        _write_verdict_only(report_dir, "incomplete", f"{reason}, during start-up")
-        outcome.verdict, outcome.reason = "incomplete", reason
-    from conformance.reporting.junit_file import drop_unfinished_testcases
-
-    drop_unfinished_testcases(report_dir / "junit.xml")
-    redaction.scrub_tree(report_dir)  # the last pass may be what was interrupted
-    verdict = outcome.verdict if outcome.verdict == "not_run" else "incomplete"
-    what = "could not run" if verdict == "not_run" else "INCOMPLETE"
-    print(
-        redaction.scrub(f"conformance: {what} (exit {EXIT_CODES[verdict]}): {outcome.reason}"),
-        file=sys.stderr,
-    )
-    return EXIT_CODES[verdict]
-
-
-def _write_verdict_only(report_dir: Path, verdict: str, reason: str | None) -> None:
-    """A summary for a run that ended before its session could write one."""
-    from conformance.reporting.summaries import write_verdict_only
-
-    if verdict == "usage_error":
-        reason = reason or "a usage error stopped the run before it started (see the console)"
-    try:
-        write_verdict_only(report_dir, verdict, reason or verdict)
-    except OSError as exc:  # the folder was claimed; what changed is said, the code stays
-        print(f"conformance: could not write the summary in {report_dir}: {exc}", file=sys.stderr)
 
 
 def _report_dir(ns: argparse.Namespace) -> Path:
     """The run's report folder: ``--report-dir``, else its variable, else ``reports``."""
     return Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
-
-
-def _report_dir_in(argv: Sequence[str]) -> Path:
-    """The report folder a command line names, read leniently (it may not parse)."""
-    head = list(argv[: list(argv).index("--")] if "--" in argv else argv)
-    flag = opt.REPORT_DIR.flag
-    for index, arg in enumerate(head):
-        if arg == flag and index + 1 < len(head):
-            return Path(head[index + 1])
-        if arg.startswith(f"{flag}="):
-            return Path(arg.split("=", 1)[1])
-    return Path(os.environ.get(opt.REPORT_DIR.env) or "reports")
-
-
-def _claim(report_dir: Path, baseline: str | None) -> bool:
-    """Make the report folder this run's (a baseline inside it is read first); False, said
-    on the console, when it cannot be written."""
-    from conformance.reporting.report_paths import ReportFolderError, claim_report_folder
-
-    if baseline:
-        from conformance.reporting.baseline import preload
-
-        preload(baseline)
-    try:
-        claim_report_folder(report_dir, opt.REPORT_DIR.flag)
-    except ReportFolderError as exc:
-        print(exc, file=sys.stderr)
-        return False
-    return True
 
 
 def _baseline_of(ns: argparse.Namespace) -> str | None:
@@ -397,39 +316,31 @@ def _baseline_of(ns: argparse.Namespace) -> str | None:
         return getattr(ns, opt.BASELINE.dest, None) or os.environ.get(opt.BASELINE_ENV) or None
 
 
-class _RunState:
-    """How far this process's ``conformance run`` got: its claimed folder, its exit code."""
-
-    report_dir: Path | None = None
-    code: int | None = None
-
-
-_RUN = _RunState()
-
-
 def run_and_report(ns: argparse.Namespace) -> int:
     """``conformance run``: claim the report folder, run, and list what this run wrote."""
     from conformance.reporting.report_paths import render_locations
 
     opt.use_run_spelling()  # usage errors name --parts and --profile, as typed here
-    _RUN.report_dir, _RUN.code = None, None
+    run_outcome.RUN.report_dir, run_outcome.RUN.code = None, None
     report_dir = _report_dir(ns)
-    if not _claim(report_dir, _baseline_of(ns)):
+    if not run_outcome.claim(report_dir, _baseline_of(ns)):
         print(f"conformance: exit {EXIT_USAGE}")
         return EXIT_USAGE
-    _RUN.report_dir = report_dir
-    _write_verdict_only(report_dir, "incomplete", None)
-    _RUN.code = command_run(ns)  # the verdict is said: a stop now ends with this code
-    print(f"{render_locations(report_dir)}\nconformance: exit {_RUN.code}")
-    return _RUN.code
+    run_outcome.RUN.report_dir = report_dir
+    run_outcome.write_verdict_only(report_dir, "incomplete", None)
+    run_outcome.RUN.code = command_run(ns)  # the verdict is said: a stop now ends with this code
+    print(f"{render_locations(report_dir)}\nconformance: exit {run_outcome.RUN.code}")
+    return run_outcome.RUN.code
 
 
 def usage_error_of_run(argv: Sequence[str], code: int) -> int:
     """A ``run`` command line that does not parse still owns its report folder: the earlier
     run's reports are removed and the summary says it did not run."""
-    report_dir = _report_dir_in(argv[1:])
-    if _claim(report_dir, None):
-        _write_verdict_only(report_dir, "usage_error", "the command line did not parse (see above)")
+    report_dir = run_outcome.report_dir_in(argv[1:])
+    if run_outcome.claim(report_dir, None):
+        run_outcome.write_verdict_only(
+            report_dir, "usage_error", "the command line did not parse (see above)"
+        )
     return code
 
 
@@ -501,24 +412,8 @@ def entry() -> None:
     try:
         code = main(argv)
     except KeyboardInterrupt:  # before the run claimed its folder, or outside a run
-        code = _stopped_outside_a_run(argv)
+        code = run_outcome.stopped_outside_a_run(argv)
     end_process(code)
-
-
-def _stopped_outside_a_run(argv: Sequence[str]) -> int:
-    """A stop that reached the top: after the run said its verdict (that stands), while it
-    ended (its reports say INCOMPLETE), or before it claimed its folder (claimed now)."""
-    if _RUN.code is not None:
-        return _RUN.code
-    if _RUN.report_dir is not None:
-        return _end_abnormally(_RUN.report_dir, None)
-    if argv and argv[0] == "run":
-        report_dir = _report_dir_in(argv[1:])
-        if _claim(report_dir, None):
-            _write_verdict_only(report_dir, "incomplete", "stopped during start-up")
-    print(f"conformance: INCOMPLETE (exit {EXIT_INCOMPLETE}): stopped by "
-          f"{stop_signal.stopping() or 'an interrupt'}", file=sys.stderr)  # fmt: skip
-    return EXIT_INCOMPLETE
 
 
 if __name__ == "__main__":
