@@ -192,17 +192,20 @@ class WatchedSinkView(SinkView):
     def _stop_reason(self, streak: tuple[TimedOutWait, ...], probed: str) -> str:
         waits = "; ".join(f"{n}. {w.text()}" for n, w in enumerate(streak, 1))
         forged = len(self.set_aside(after=self.streaks.streak_from))
-        signatures = (
-            f" {forged} deliveries did arrive whose X-Service-Signature does not verify with "
-            "--webhook-public-key: check the key."
-            if forged
-            else ""
-        )
-        return (
+        head = (
             f"webhooks do not arrive: {len(streak)} webhook waits in a row timed out with not "
             f"one authentic delivery reaching the sink at {self.sink_url} (waits: {waits})."
-            f" {probed}{signatures} The target does not deliver its events, or cannot reach "
-            f"the sink. {self.remedies}"
+            f" {probed}"
+        )
+        if forged:  # deliveries do reach the sink: the key, or the target's signing, is wrong
+            return (
+                f"{head} {forged} deliveries did arrive whose X-Service-Signature does not "
+                "verify with --webhook-public-key: check that it is the target's key; if it is, "
+                "the target's signatures break §5 (the webhooks part then reports them)."
+            )
+        return (
+            f"{head} The target does not deliver its events, or cannot reach the sink. "
+            f"{self.remedies}"
         )
 
     def _authentic_since(self, seq: int) -> bool:

@@ -128,6 +128,9 @@ def test_forged_deliveries_do_not_end_the_streak_and_are_named(watched, sink, ht
     assert "2 deliveries did arrive whose X-Service-Signature does not verify" in (
         TARGET_HEALTH.down
     )
+    # deliveries do reach the sink: the remedy is the key, not a tunnel
+    assert "check that it is the target's key" in TARGET_HEALTH.down
+    assert "--sink-public-url" not in TARGET_HEALTH.down
 
 
 def test_a_satisfied_wait_ends_the_streak(watched, sink, http, ec_key):
