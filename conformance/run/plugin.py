@@ -177,11 +177,7 @@ def _configure_controller(config: pytest.Config) -> None:
     checked = preflight(state.profile)
     TARGET_HEALTH.reset()
     if checked.problem is not None:
-        summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
-        summary.write(summary.build())
-        summary.record_outcome()
-        message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
-        pytest.exit(message, returncode=EXIT_NOT_RUN)
+        _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
     if parts & SINK_PARTS and state.profile.writes_allowed:
         for lane in state.lanes():
             _start_sink(lane)
@@ -205,11 +201,16 @@ def _check_sinks(state: SessionState, summary: SummaryReporter) -> None:
             summary.notes.append(checked.note)
             print(redaction.scrub(f"conformance: {checked.note}"), file=sys.stderr)
         if checked.problem is not None:
-            summary.stop_target_down(f"preflight ({checked.elapsed_s:.1f} s): {checked.problem}")
-            summary.write(summary.build())
-            summary.record_outcome()
-            message = f"conformance: could not run (exit {EXIT_NOT_RUN}): {checked.problem}"
-            pytest.exit(message, returncode=EXIT_NOT_RUN)
+            _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
+
+
+def _stop_at_preflight(summary: SummaryReporter, problem: str, elapsed_s: float) -> None:
+    """End the run before any test: the target could not be tested (exit 3), said in the
+    summary and on the console."""
+    summary.stop_target_down(f"preflight ({elapsed_s:.1f} s): {problem}")
+    summary.write(summary.build())
+    summary.record_outcome()
+    pytest.exit(f"conformance: could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
 
 
 def _start_workers_warm(config: pytest.Config) -> None:

@@ -173,7 +173,7 @@ def _probe(lane: SessionState) -> TestEventProbe:
         timeout=profile.request_timeout,
         registry=default_registry(),
         log=ExchangeLog(),
-        redactor=Redactor(profile.secrets),
+        redactor=Redactor.for_profile(profile),
     )
     try:
         return probe_test_event(client, lane.sink_control_url, profile.webhook_timeout)
