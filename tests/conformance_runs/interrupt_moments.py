@@ -92,7 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if MOMENT == "configure" and not _is_worker(config):
         _send(config)
     if MOMENT == "delay" and not _is_worker(config):
-        _later(config, 0.2 + random.Random(SEED).random() * 2.5)
+        _later(config, 0.1 + random.Random(SEED).random())  # within any run of the part
 
 
 def pytest_configure_node(node: Any) -> None:
