@@ -23,8 +23,8 @@ from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
 from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds, send_throttled
+from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, is_throttling
 from conformance.run.profile import Credentials
-from conformance.run.target_health import TARGET_HEALTH, TargetHealth, is_throttling
 
 __all__ = [
     "TARGET_HEALTH",

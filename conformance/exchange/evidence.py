@@ -18,7 +18,7 @@ import json
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conformance.exchange.decoding import (
     DecodeProblem,
@@ -28,7 +28,9 @@ from conformance.exchange.decoding import (
 )
 from conformance.reporting.redaction import REDACTED, scrub
 from conformance.reporting.secrets import register_one_time_code, register_secret
-from conformance.run.profile import Credentials, TargetProfile
+
+if TYPE_CHECKING:  # the profile is read, never built, here: the run's floor stays above
+    from conformance.run.profile import Credentials, TargetProfile
 
 __all__ = [
     "NOT_THE_PROFILE_S",

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Only what is light at module level: the stop signal is handled before the rest of the kit
 # (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
@@ -31,6 +31,9 @@ from conformance.run.exit_codes import (
     EXIT_USAGE,
 )
 from conformance.run.process_end import end_process
+
+if TYPE_CHECKING:
+    from conformance.run.profile import TargetProfile
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 # The plugins a run needs, by their pytest11 entry point names (how autoloading would name
@@ -214,19 +217,25 @@ class _RunOptions:
         return self._ns.profile if name == "conformance_profile" else getattr(self._ns, name, None)
 
 
-def _launch_sandbox_early(ns: argparse.Namespace) -> None:
+def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
+    """The profile the command line gives, or None where it cannot be resolved (the plugin
+    then reports it, as a usage error)."""
+    from conformance.run.profile import load_profile
+
+    try:
+        return load_profile(_RunOptions(ns))  # type: ignore[arg-type]
+    except Exception:
+        return None
+
+
+def _launch_sandbox_early(ns: argparse.Namespace, profile: TargetProfile | None = None) -> None:
     """Start the embedded sandbox now, so that its start-up overlaps pytest's imports (half a
     second of every run). The plugin resolves the profile again and takes this sandbox only
     if it asks for the same one (``embedded.take_early``); a profile it cannot resolve is
     left for the plugin to report, and settings given after ``--`` may make it start its own.
     """
-    from conformance.run.profile import load_profile
-
-    try:
-        profile = load_profile(_RunOptions(ns))  # type: ignore[arg-type]
-    except Exception:  # the plugin reports it, as a usage error
-        return
-    if profile.embedded:
+    profile = profile or _command_line_profile(ns)
+    if profile is not None and profile.embedded:
         embedded.launch_early(
             embedded.sandbox_args(
                 profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
@@ -242,7 +251,7 @@ def _worker_count(workers: str | None) -> int:
     return int(workers) if workers.isdigit() else embedded.usable_cpus()
 
 
-def command_run(ns: argparse.Namespace) -> int:
+def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) -> int:
     """Run the suite in this process; the exit code, with the reports saying the same.
 
     However the run ends (a verdict, a usage error, Ctrl-C or SIGTERM at any moment, a
@@ -259,7 +268,7 @@ def command_run(ns: argparse.Namespace) -> int:
     code: int = pytest.ExitCode.INTERRUPTED
     try:
         use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
-        _launch_sandbox_early(ns)
+        _launch_sandbox_early(ns, profile)
         if ns.workers and ns.workers != "0":
             warm_workers.start()  # after the sandbox's launch: it overlaps the imports
         try:
@@ -306,14 +315,11 @@ def _report_dir(ns: argparse.Namespace) -> Path:
     return Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
 
 
-def _baseline_of(ns: argparse.Namespace) -> str | None:
+def _baseline_of(ns: argparse.Namespace, profile: TargetProfile | None) -> str | None:
     """The baseline the run will read (a flag, its variable, or the profile file's key)."""
-    from conformance.run.profile import load_profile
-
-    try:
-        return load_profile(_RunOptions(ns)).baseline  # type: ignore[arg-type]
-    except Exception:  # the plugin reports a profile it cannot resolve, as a usage error
-        return getattr(ns, opt.BASELINE.dest, None) or os.environ.get(opt.BASELINE_ENV) or None
+    if profile is not None:
+        return profile.baseline
+    return getattr(ns, opt.BASELINE.dest, None) or os.environ.get(opt.BASELINE_ENV) or None
 
 
 def run_and_report(ns: argparse.Namespace) -> int:
@@ -323,12 +329,15 @@ def run_and_report(ns: argparse.Namespace) -> int:
     opt.use_run_spelling()  # usage errors name --parts and --profile, as typed here
     run_outcome.RUN.report_dir, run_outcome.RUN.code = None, None
     report_dir = _report_dir(ns)
-    if not run_outcome.claim(report_dir, _baseline_of(ns)):
+    profile = _command_line_profile(ns)  # resolved once here, for the claim and the sandbox
+    if not run_outcome.claim(report_dir, _baseline_of(ns, profile)):
         print(f"conformance: exit {EXIT_USAGE}")
         return EXIT_USAGE
     run_outcome.RUN.report_dir = report_dir
     run_outcome.write_verdict_only(report_dir, "incomplete", None)
-    run_outcome.RUN.code = command_run(ns)  # the verdict is said: a stop now ends with this code
+    run_outcome.RUN.code = command_run(
+        ns, profile
+    )  # the verdict is said: a stop now ends with this code
     print(f"{render_locations(report_dir)}\nconformance: exit {run_outcome.RUN.code}")
     return run_outcome.RUN.code
 

@@ -27,9 +27,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from conformance.contract.requirements import PARTS, default_catalogue
-from conformance.contract.schemas import default_registry
-from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient
-from conformance.exchange.evidence import Redactor
+from conformance.exchange.client import TARGET_HEALTH
 from conformance.reporting import redaction, run_plan
 from conformance.reporting.exchange_evidence import record as record_exchanges
 from conformance.reporting.exchange_evidence import start as start_evidence
@@ -60,6 +58,7 @@ from conformance.run.process_end import end_process
 from conformance.run.profile import TargetProfile, load_profile
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
+from conformance.run.target_client import plumbing_client
 from conformance.run.worker_signals import WORKER_PIDS_INPUT, WorkerPids, record_worker_pid
 
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
@@ -394,15 +393,7 @@ def _start_sink(state: SessionState) -> None:
     state.sink_server = server
     state.sink_url = server.url
     state.sink_control_url = server.control_url
-    assert profile.base_url is not None
-    plumbing = TargetClient(
-        base_url=profile.base_url,
-        credentials=profile.primary,
-        timeout=profile.request_timeout,
-        registry=default_registry(),
-        log=ExchangeLog(),
-        redactor=Redactor.for_profile(profile),
-    )
+    plumbing = plumbing_client(profile)
 
     def call(method: str, body: dict[str, Any] | None = None) -> Any:
         response = plumbing.request(method, "/config", json=body, validate=False)

@@ -12,13 +12,11 @@ import time
 from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
-from conformance.contract.schemas import default_registry
 from conformance.exchange import rate_limit
-from conformance.exchange.client import ExchangeLog, TargetClient
-from conformance.exchange.evidence import Redactor
 from conformance.exchange.rate_limit import retry_after_seconds
+from conformance.exchange.target_health import is_throttling, throttling_problem
 from conformance.run.profile import TargetProfile
-from conformance.run.target_health import is_throttling, throttling_problem
+from conformance.run.target_client import plumbing_client
 
 __all__ = ["PREFLIGHT_DEADLINE_S", "PreflightResult", "preflight"]
 
@@ -57,14 +55,7 @@ def _key_problem(profile: TargetProfile) -> str | None:
 
 def _target_problem(profile: TargetProfile) -> str | None:
     assert profile.base_url is not None
-    client = TargetClient(
-        base_url=profile.base_url,
-        credentials=profile.primary if profile.client_id and profile.client_secret else None,
-        timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S),
-        registry=default_registry(),
-        log=ExchangeLog(),
-        redactor=Redactor.for_profile(profile),
-    )
+    client = plumbing_client(profile, timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S))
     url = f"{profile.base_url}/config"
     try:
         response = None

@@ -23,11 +23,10 @@ import time
 from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
-from conformance.contract.schemas import default_registry
-from conformance.exchange.client import ExchangeLog, TargetClient
-from conformance.exchange.evidence import Redactor
+from conformance.exchange.client import TargetClient
 from conformance.run.profile import TargetProfile
 from conformance.run.state import SessionState
+from conformance.run.target_client import plumbing_client
 from conformance.webhooks.sink import (
     Delivery,
     SinkTimeout,
@@ -167,14 +166,7 @@ def check_sink(lane: SessionState) -> SinkCheck:
 def _probe(lane: SessionState) -> TestEventProbe:
     profile = lane.profile
     assert profile.base_url is not None and lane.sink_control_url is not None
-    client = TargetClient(
-        base_url=profile.base_url,
-        credentials=profile.primary,
-        timeout=profile.request_timeout,
-        registry=default_registry(),
-        log=ExchangeLog(),
-        redactor=Redactor.for_profile(profile),
-    )
+    client = plumbing_client(profile)
     try:
         return probe_test_event(client, lane.sink_control_url, profile.webhook_timeout)
     finally:

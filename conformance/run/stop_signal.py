@@ -88,17 +88,21 @@ def deferred(*, raise_after: bool = True) -> Iterator[None]:
 def on_hard_stop(words: Callable[[], None]) -> Callable[[], None]:
     """Register what to do, quickly, when a second signal stops the process at once; the
     returned function unregisters it."""
-    key = id(words)
-    _STOP.last_words[key] = words
-    return lambda: _STOP.last_words.pop(key, None) and None
+    return _register(_STOP.last_words, words)
 
 
 def on_first_stop(words: Callable[[], None]) -> Callable[[], None]:
     """Register what to do, quickly and without raising, when the first signal arrives
     (pass the stop on to the workers); the returned function unregisters it."""
-    key = id(words)
-    _STOP.first_words[key] = words
-    return lambda: _STOP.first_words.pop(key, None) and None
+    return _register(_STOP.first_words, words)
+
+
+def _register(
+    table: dict[int, Callable[[], None]], words: Callable[[], None]
+) -> Callable[[], None]:
+    key = id(words)  # the table holds ``words``: its id stays its own while registered
+    table[key] = words
+    return lambda: table.pop(key, None) and None
 
 
 def _handle(signum: int, frame: FrameType | None) -> None:

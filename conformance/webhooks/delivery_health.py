@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.run.target_health import TARGET_HEALTH
+from conformance.exchange.target_health import TARGET_HEALTH
 from conformance.webhooks.sink import Delivery, SinkRuledOut, SinkTimeout, SinkView
 
 __all__ = [

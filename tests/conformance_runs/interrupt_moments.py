@@ -5,7 +5,7 @@ it sends the run a stop signal at a named moment, as a terminal or a CI system w
 
 - moment: ``configure`` (session set-up done: sandbox, preflight, sink), ``delay`` (a
   seeded time after it, landing anywhere), ``collection``,
-  ``lock`` (inside a test holding the configuration lock exclusively), ``hypothesis``
+  ``lock`` (at the start of a test holding the configuration lock exclusively), ``hypothesis``
   (inside a Hypothesis test), ``worker`` (from an xdist worker, between its tests),
   ``test`` (inside the Nth test, N from the seed), ``report`` (while the reports are
   written), ``scrub`` (the last pass over the report folder), ``second`` (a second signal
@@ -111,8 +111,10 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     names = getattr(item, "fixturenames", ())
     _IN_CALL[:] = [item.nodeid]
     try:
-        if MOMENT in ("lock", "second") and "restore_config" in names:
-            _later(config, 0.01, twice=MOMENT == "second")
+        if MOMENT == "lock" and "restore_config" in names:
+            _send(config)  # at once: inside the held lock
+        elif MOMENT == "second" and "restore_config" in names:
+            _later(config, 0.01, twice=True)  # the second while the first is being handled
         elif MOMENT == "hypothesis" and _uses_hypothesis(item) and not _SENT.is_set():
             with _signal_at_request(config, 1 + int(SEED) % 8):
                 return (yield)

@@ -4,7 +4,7 @@ remedy and the Retry-After it asked for); a few 429s among answers are the tests
 from __future__ import annotations
 
 from conformance.exchange.client import TARGET_HEALTH
-from conformance.run.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
+from conformance.exchange.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
 
 from .server import HostileTarget
 from .test_client_hostile import make_client
