@@ -10,7 +10,7 @@ import httpx
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import ExchangeLog, TargetClient
 from conformance.exchange.evidence import Redactor
-from conformance.run.profile import Credentials
+from conformance.ground.profile import Credentials
 
 BASE = "http://target.invalid/2025-10-13"
 SECRET = "secret-value-long-enough"

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conformance.ground import options as opt
+from conformance.ground.exit_codes import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from conformance.reporting.action_outputs import derive_verdict, this_runs_summary
-from conformance.run import options as opt
-from conformance.run.exit_codes import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 ACTION = Path(__file__).resolve().parents[1] / "action.yml"
 

@@ -103,8 +103,8 @@ def test_the_overview_says_the_verdict_target_and_kit(tmp_path: Path) -> None:
 
 
 def test_the_tree_sorts_by_name_so_the_parts_keep_the_interface_s_order() -> None:
+    from conformance.contract.markers import allure_epic
     from conformance.contract.requirements import PARTS
-    from conformance.run.markers import allure_epic
 
     options = allure_report.SETTINGS["plugins"]["awesome"]["options"]  # type: ignore[index]
     assert options["defaultSortBy"] == "name,asc"

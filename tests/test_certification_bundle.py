@@ -15,7 +15,10 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
+from conformance.contract.markers import SANDBOX_ONLY
 from conformance.contract.requirements import PARTS
+from conformance.ground.datafiles import SUITES_DIR
+from conformance.ground.secrets import register_secret
 from conformance.reporting import certificate
 from conformance.reporting.bundle_signing import (
     BundleError,
@@ -23,11 +26,8 @@ from conformance.reporting.bundle_signing import (
     sign_bundle,
     verify_bundle,
 )
-from conformance.reporting.certify import _narrowing, bundle_files, main_certify, main_verify
 from conformance.reporting.run_plan import _path_narrowing, narrowing_in_arguments
-from conformance.reporting.secrets import register_secret
-from conformance.run.datafiles import SUITES_DIR
-from conformance.run.markers import SANDBOX_ONLY
+from conformance.run.certify import _narrowing, bundle_files, main_certify, main_verify
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = {"summary.json": b'{"verdict": "passed"}\n', "evidence/a.jsonl": b'{"x": 1}\n'}

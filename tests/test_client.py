@@ -13,7 +13,7 @@ from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import ExchangeLog, RawAuthorization, TargetClient
 from conformance.exchange.evidence import Redactor
-from conformance.run.profile import Credentials
+from conformance.ground.profile import Credentials
 
 SECRET = "very-secret-value-123"
 CREDENTIALS = Credentials("tok_id", SECRET)

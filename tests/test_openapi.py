@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from conformance.contract.endpoint_schemas import ENDPOINTS
 from conformance.contract.openapi import build_openapi, component_name, render
-from conformance.run.datafiles import schemas_dir
+from conformance.ground.datafiles import schemas_dir
 
 REPO = Path(__file__).resolve().parents[1]
 FUZZ_EXAMPLES = 10  # per operation and phase: the whole fuzz takes seconds

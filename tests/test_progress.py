@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.run import progress
+from conformance.ground import progress
 
 
 def test_a_long_wait_is_announced_reported_and_closed(monkeypatch):

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.exchange.evidence import Redactor
-from conformance.reporting import redaction
-from conformance.reporting.redaction import (
+from conformance.ground import redaction
+from conformance.ground.redaction import (
     REDACTED,
     _Matcher,
     scrub,
@@ -25,7 +25,7 @@ from conformance.reporting.redaction import (
     scrub_report,
     scrub_tree,
 )
-from conformance.reporting.secrets import (
+from conformance.ground.secrets import (
     register_basic_credentials,
     register_one_time_code,
     register_secret,
@@ -203,7 +203,7 @@ def test_allure_results_hold_no_secret_as_they_are_written(tmp_path):
     from allure_commons.logger import AllureFileLogger
     from allure_commons.model2 import Parameter, StatusDetails, TestResult
 
-    from conformance.reporting.redaction import install_allure_scrubbing
+    from conformance.ground.redaction import install_allure_scrubbing
 
     install_allure_scrubbing()
     result = TestResult(

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.run import locks
-from conformance.run.locks import forget_platform_locks, platform_lock
+from conformance.ground import locks
+from conformance.ground.locks import forget_platform_locks, platform_lock
 from conformance.run.scheduling import order_items, platform_locks
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")

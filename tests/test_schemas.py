@@ -23,7 +23,7 @@ from conformance.contract.schemas import (
     default_registry,
     format_path,
 )
-from conformance.run.datafiles import schemas_dir
+from conformance.ground.datafiles import schemas_dir
 
 ID_TYPES = (
     "Customer",

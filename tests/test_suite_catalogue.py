@@ -94,7 +94,7 @@ def test_later_requirements_are_still_open():
 def test_the_suite_index_is_every_test_the_modules_define():
     """Waivers are checked against ``suite_index`` (read without importing), whichever parts
     a run collects: it must find exactly what importing the modules finds."""
-    from conformance.run.suite_index import names_a_suite_test, suite_test_ids
+    from conformance.reporting.suite_index import names_a_suite_test, suite_test_ids
 
     imported = {
         f"{module.removeprefix('conformance.suites.').replace('.', '/')}.py::{name}"

@@ -9,6 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from conformance.contract.markers import SANDBOX_ONLY, skip_unless_sandbox
+from conformance.ground.exit_codes import EXIT_CODES, EXIT_USAGE
+from conformance.ground.profile import FIELD_NAME_DEFAULTS, validate_profile
 from conformance.reporting.baseline import compare, console_lines, markdown_section
 from conformance.reporting.report_paths import render_locations
 from conformance.reporting.skip_reasons import (
@@ -19,9 +22,6 @@ from conformance.reporting.skip_reasons import (
 )
 from conformance.reporting.summaries import render_markdown
 from conformance.reporting.waivers import Waiver, WaiverPlugin, load_waivers
-from conformance.run.exit_codes import EXIT_CODES, EXIT_USAGE
-from conformance.run.markers import SANDBOX_ONLY, skip_unless_sandbox
-from conformance.run.profile import FIELD_NAME_DEFAULTS, validate_profile
 
 
 def test_an_unknown_feature_is_a_usage_error_naming_the_known_ones() -> None:
@@ -223,7 +223,7 @@ def test_the_console_says_where_every_report_is(tmp_path: Path) -> None:
 def test_every_feature_a_suite_test_is_gated_on_is_known() -> None:
     import re
 
-    from conformance.run.features import KNOWN_FEATURES
+    from conformance.ground.features import KNOWN_FEATURES
 
     suites = Path(__file__).resolve().parents[1] / "conformance" / "suites"
     used = {
@@ -235,7 +235,7 @@ def test_every_feature_a_suite_test_is_gated_on_is_known() -> None:
 
 
 def test_a_misspelt_conformance_variable_is_named_with_the_likely_fix() -> None:
-    from conformance.run.env_names import known_names, unknown_names
+    from conformance.ground.env_names import known_names, unknown_names
 
     assert unknown_names({"CONFORMANCE_FEATURE": "cards", "HOME": "/"}) == [
         ("CONFORMANCE_FEATURE", "CONFORMANCE_FEATURES")

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from conformance.contract.failures import ConformanceFailure
+from conformance.ground.profile import TargetProfile
 from conformance.payments.money import EXPIRY_MARGIN_S, Money
 from conformance.payments.target_clock import (
     CLOCK_SKEW_S,
@@ -19,7 +20,6 @@ from conformance.payments.target_clock import (
     expiry_proven_at,
     timestamp_resolution,
 )
-from conformance.run.profile import TargetProfile
 from tests.answering_client import BASE, client_answering
 from tests.test_schemas import PLATFORM_CONFIG, QUOTE
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from conformance.contract.failures import ConformanceFailure
+from conformance.ground.profile import TargetProfile
 from conformance.payments.transaction_history import TransactionHistory, is_final
-from conformance.run.profile import TargetProfile
 
 # far longer than the test may take: a wait that runs out fails the bound below
 PROFILE = TargetProfile(base_url="http://127.0.0.1:9/2025-10-13", webhook_timeout=600)

@@ -13,7 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
-from conformance.reporting.secrets import known_secrets
+from conformance.ground.public_keys import public_key_from_hex
+from conformance.ground.secrets import known_secrets
 from conformance.wallet.authenticator import (
     SoftAuthenticator,
     Tamper,
@@ -30,7 +31,7 @@ from conformance.wallet.bundles import (
 )
 from conformance.wallet.format import WalletFormat, wallet_format
 from conformance.wallet.hpke import HpkeError, HpkeParams, open_sealed, seal
-from conformance.wallet.keys import WalletKey, public_key_from_hex, verify_der_hex
+from conformance.wallet.keys import WalletKey, verify_der_hex
 from conformance.wallet.tokens import Identity, TokenMinter, nonce_for
 
 # RFC 9180 Appendix A.3.1: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode.

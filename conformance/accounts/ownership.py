@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conformance.accounts.resource_events import ResourceEvents
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
+from conformance.ground import hookspecs
 from conformance.payments.money import Money
-from conformance.run import hookspecs
 from conformance.webhooks.event_checks import event_data, mentions_anywhere, names_resource
+from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery
 
 __all__ = [

@@ -17,8 +17,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.ground import hookspecs
 from conformance.payments.money import Money
-from conformance.run import hookspecs
 
 __all__ = ["PATH", "SWEEP_RULE_HOOK", "Holder", "RuleBasedAccounts", "account_numbers"]
 

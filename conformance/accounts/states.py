@@ -19,10 +19,10 @@ from typing import Any
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
+from conformance.ground import hookspecs
+from conformance.ground.hookspecs import HookCaller, HookSpec
 from conformance.payments.money import Balances, Money
 from conformance.payments.quote_bodies import quote_body
-from conformance.run import hookspecs
-from conformance.run.hookspecs import HookCaller, HookSpec
 
 __all__ = [
     "CLAUSE",

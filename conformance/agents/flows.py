@@ -16,8 +16,8 @@ from typing import Any
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse, RawAuthorization, TargetClient
-from conformance.reporting.secrets import register_secret
-from conformance.run import hookspecs
+from conformance.ground import hookspecs
+from conformance.ground.secrets import register_secret
 
 __all__ = [
     "BEARER_CLAUSE",

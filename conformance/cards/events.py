@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 
-from conformance.accounts.resource_events import ResourceEvents
 from conformance.webhooks.event_checks import fail_wait
+from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery, SinkTimeout
 
 __all__ = ["EVENTS_CLAUSE", "PREFIX", "wait_card_event"]

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.assertions import adapter_record
 from conformance.contract.failures import check, fail
+from conformance.exchange.assertions import adapter_record
 from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.ground import hookspecs
 from conformance.payments.money import Money
-from conformance.run import hookspecs
 
 __all__ = [
     "AUTHORIZE_HOOK",

@@ -7,12 +7,20 @@ followed by an optional hint and the curl line that reproduces the failing reque
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
-if TYPE_CHECKING:
-    from conformance.exchange.evidence import Exchange
+__all__ = ["ConformanceFailure", "Exchange", "check", "fail", "shorten"]
 
-__all__ = ["ConformanceFailure", "check", "fail", "shorten"]
+
+class Exchange(Protocol):
+    """What a failure needs of the request and answer it observed (``exchange.evidence``'s
+    record has it): the contract floor names the shape, the exchange floor fills it."""
+
+    @property
+    def curl(self) -> str: ...
+
+    def summary(self) -> str: ...
+
 
 _MISSING: Any = object()
 

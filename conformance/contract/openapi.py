@@ -24,7 +24,7 @@ from typing import Any
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
 from conformance.contract.endpoint_schemas import ENDPOINTS, WALLET_SIGNED, Endpoint
-from conformance.run.datafiles import schemas_dir
+from conformance.ground.datafiles import schemas_dir
 
 __all__ = ["build_openapi", "component_name", "main", "render"]
 

@@ -30,7 +30,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from conformance import INTERFACE_VERSION
-from conformance.run.datafiles import schemas_dir
+from conformance.ground.datafiles import schemas_dir
 
 try:  # a compiled validator: the fast "valid" answer (see SchemaRegistry.known_valid)
     import jsonschema_rs as _compiled

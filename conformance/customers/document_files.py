@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from conformance.run.datafiles import fixtures_dir
+from conformance.ground.datafiles import fixtures_dir
 
 __all__ = [
     "MEBIBYTE",

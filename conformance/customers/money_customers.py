@@ -21,8 +21,8 @@ from conformance.customers.bodies import business_body, consent_entry
 from conformance.customers.onboarding import Onboarding, status_field
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
 from conformance.exchange.client import TargetClient
-from conformance.run.locks import platform_lock
-from conformance.run.profile import TargetProfile
+from conformance.ground.locks import platform_lock
+from conformance.ground.profile import TargetProfile
 
 __all__ = ["CustomerSetup"]
 

@@ -19,7 +19,7 @@ from conformance.customers.bodies import business_body, individual_body
 from conformance.customers.document_files import DocumentFile, pdf_document
 from conformance.customers.verification_outcomes import FINAL_STATUSES, Outcome
 from conformance.exchange.client import ApiResponse, TargetClient
-from conformance.run.profile import TargetProfile
+from conformance.ground.profile import TargetProfile
 
 __all__ = [
     "CHANNELS",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.run.profile import TargetProfile
+from conformance.ground.profile import TargetProfile
 
 __all__ = [
     "ANY_BUT_ERRORS",

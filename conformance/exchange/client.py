@@ -24,7 +24,7 @@ from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
 from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, is_throttling
-from conformance.run.profile import Credentials
+from conformance.ground.profile import Credentials
 
 __all__ = [
     "TARGET_HEALTH",

@@ -26,11 +26,11 @@ from conformance.exchange.decoding import (
     decode_json,
     member_pairs,
 )
-from conformance.reporting.redaction import REDACTED, scrub
-from conformance.reporting.secrets import register_one_time_code, register_secret
+from conformance.ground.redaction import REDACTED, scrub
+from conformance.ground.secrets import register_one_time_code, register_secret
 
 if TYPE_CHECKING:  # the profile is read, never built, here: the run's floor stays above
-    from conformance.run.profile import Credentials, TargetProfile
+    from conformance.ground.profile import Credentials, TargetProfile
 
 __all__ = [
     "NOT_THE_PROFILE_S",

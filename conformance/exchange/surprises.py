@@ -20,12 +20,11 @@ import pytest
 from hypothesis.errors import Flaky
 
 from conformance.contract.failures import ConformanceFailure
+from conformance.contract.markers import item_requirements
 from conformance.contract.requirements import default_catalogue
 from conformance.exchange.decoding import DecodeProblem
-from conformance.run.markers import item_requirements
-from conformance.run.state import STATE_KEY
 
-__all__ = ["SURPRISES", "as_clause_failure"]
+__all__ = ["SURPRISES", "as_clause_failure", "guard"]
 
 SURPRISES: tuple[type[BaseException], ...] = (
     KeyError,
@@ -116,7 +115,7 @@ def as_clause_failure(item: pytest.Item, exc: BaseException, last: object) -> Co
             "the exchanges below show the whole answer; if it is what the interface states,"
             f" the kit misread it: report it to the kit's maintainers ({_where(exc)})"
         ),
-        exchange=exchange,  # type: ignore[arg-type]
+        exchange=exchange,
     )
 
 
@@ -187,27 +186,3 @@ def _inconsistent(item: pytest.Item, last: object) -> ConformanceFailure:
         observed=_Plain("different answers (see the exchanges)"),
         exchange=failure.exchange,
     )
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
-    state = item.config.stash.get(STATE_KEY, None)
-    if state is None:
-        return (yield)
-    return (yield from guard(item, state.log.last))
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    state = item.config.stash.get(STATE_KEY, None)
-    if state is None:
-        return (yield)
-    return (yield from guard(item, state.log.last))
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
-    state = item.config.stash.get(STATE_KEY, None)
-    if state is None:
-        return (yield)
-    return (yield from guard(item, state.log.last))

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from conformance.contract.assertions import adapter_record
-from conformance.run import hookspecs
+from conformance.exchange.assertions import adapter_record
+from conformance.ground import hookspecs
 
 __all__ = ["CLAIM_HOOK", "CREATE_HOOK", "INVITATION_CLAUSE", "Invitations", "uma_addresses"]
 

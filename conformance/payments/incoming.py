@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.accounts.resource_events import ResourceEvents
 from conformance.contract.failures import check
-from conformance.run import hookspecs
-from conformance.run.fixtures import Adapter
+from conformance.ground import hookspecs
+from conformance.ground.hookspecs import HookCaller
+from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery
 
 __all__ = ["PREFIX", "RETURN_HOOK", "STEPS", "refund_events", "returned_deposit"]
@@ -28,7 +28,7 @@ STEPS = (PENDING, COMPLETED, FAILED)  # the walk's order (COMPLETED or FAILED en
 CLAUSE = "§3 Quote and transaction"
 
 
-def returned_deposit(adapter: Adapter, account_id: str, amount: int) -> dict[str, Any]:
+def returned_deposit(adapter: HookCaller, account_id: str, amount: int) -> dict[str, Any]:
     """A USD deposit of ``amount`` that arrives at ``account_id`` and is returned; the
     incoming Transaction as the adapter answers it."""
     __tracebackhide__ = True

@@ -27,9 +27,13 @@ import pytest
 
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
+from conformance.contract.markers import skip_for_missing_hook
 from conformance.customers.money_customers import CustomerSetup
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.ground import hookspecs
+from conformance.ground.profile import TargetProfile
+from conformance.ground.progress import WaitProgress
 from conformance.payments.quote_bodies import Corridor, quote_body
 from conformance.payments.target_clock import expiry_proven_at
 from conformance.payments.transaction_history import (
@@ -39,10 +43,6 @@ from conformance.payments.transaction_history import (
     is_final,
     refund_outcome,
 )
-from conformance.run import hookspecs
-from conformance.run.markers import skip_for_missing_hook
-from conformance.run.profile import TargetProfile
-from conformance.run.progress import WaitProgress
 from conformance.webhooks.sink.store import parse_timestamp
 
 __all__ = [

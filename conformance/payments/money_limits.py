@@ -20,9 +20,9 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
+from conformance.ground import hookspecs
+from conformance.ground.hookspecs import HookCaller
 from conformance.payments.money import Money
-from conformance.run import hookspecs
-from conformance.run.hookspecs import HookCaller
 
 __all__ = [
     "HELD_ACCOUNT_HOOK",

@@ -19,8 +19,8 @@ import pytest
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import TargetClient
-from conformance.run.profile import TargetProfile
-from conformance.run.progress import QUIET_S, WaitProgress
+from conformance.ground.profile import TargetProfile
+from conformance.ground.progress import QUIET_S, WaitProgress
 
 __all__ = ["ORDINARY_SUFFIX", "TransactionHistory", "amount_of", "is_final", "refund_outcome"]
 

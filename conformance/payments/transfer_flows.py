@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.contract.failures import check
+from conformance.contract.markers import skip_for_missing_hook
 from conformance.exchange.client import ApiResponse
+from conformance.ground import hookspecs
 from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
 from conformance.payments.transaction_history import ORDINARY_SUFFIX
-from conformance.run import hookspecs
-from conformance.run.markers import skip_for_missing_hook
 
 __all__ = [
     "JIT_CLAUSE",

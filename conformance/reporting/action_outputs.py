@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from conformance.run.exit_codes import EXIT_CODES
+from conformance.ground.exit_codes import EXIT_CODES
 
 __all__ = ["VERDICTS", "derive_verdict", "main", "this_runs_summary"]
 

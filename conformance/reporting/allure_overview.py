@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.reporting.redaction import write_text
+from conformance.ground.redaction import write_text
 
 __all__ = ["ENVIRONMENT_FILE", "VERDICTS", "overview", "read_overview", "write_overview"]
 

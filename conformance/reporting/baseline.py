@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conformance.run.options import BASELINE_ENV, BASELINE_FLAG
+from conformance.ground.options import BASELINE_ENV, BASELINE_FLAG
 
 __all__ = [
     "BASELINE_ENV",

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from conformance.reporting.redaction import scrub, write_text
-from conformance.run.options import RECORD_EXCHANGES_FLAG as RECORD_FLAG
+from conformance.ground.options import RECORD_EXCHANGES_FLAG as RECORD_FLAG
+from conformance.ground.redaction import scrub, write_text
 
 __all__ = ["EVIDENCE_DIR", "RECORD_FLAG", "record", "recording", "start"]
 

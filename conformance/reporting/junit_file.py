@@ -10,7 +10,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.reporting.redaction import write_text
+from conformance.ground.redaction import write_text
 
 __all__ = ["drop_unfinished_testcases"]
 

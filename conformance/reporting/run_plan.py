@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 
 from conformance.contract.requirements import PARTS, default_catalogue
-from conformance.run import hookspecs
-from conformance.run import options as opt
-from conformance.run.datafiles import SUITES_DIR
+from conformance.ground import hookspecs
+from conformance.ground import options as opt
+from conformance.ground.datafiles import SUITES_DIR
+from conformance.ground.profile import TargetProfile
 
 __all__ = ["PLUGIN_NAME", "RunPlan", "install", "narrowing_in_arguments", "view"]
 
@@ -42,6 +43,7 @@ class RunPlan:
         self.deselected = 0
         self.selected: int | None = None
         self.worker = hasattr(config, "workerinput")
+        self.profile: TargetProfile | None = None  # once resolved (``note_profile``)
 
     def pytest_deselected(self, items: Sequence[pytest.Item]) -> None:
         self.deselected += len(items)
@@ -113,7 +115,7 @@ class RunPlan:
                 ),
             },
             "waivers": _declared_waivers(self.config),
-            "profile": _profile_facts(self.config),
+            "profile": _profile_facts(self.config, self.profile),
         }
 
 
@@ -121,6 +123,13 @@ def install(config: pytest.Config, parts: frozenset[str] | None = None) -> None:
     """Record this run's plan (controller: ``parts`` selected; an xdist worker: None)."""
     if not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(RunPlan(config, parts or frozenset(PARTS)), PLUGIN_NAME)
+
+
+def note_profile(config: pytest.Config, profile: TargetProfile) -> None:
+    """Record the run's resolved profile, whose facts (never its secrets) the plan shows."""
+    plan = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    if isinstance(plan, RunPlan):
+        plan.profile = profile
 
 
 def view(config: pytest.Config | None) -> dict[str, Any] | None:
@@ -212,14 +221,10 @@ def _declared_waivers(config: pytest.Config) -> list[dict[str, Any]]:
     return [w.to_dict() for w in plugin.waivers] if isinstance(plugin, WaiverPlugin) else []
 
 
-def _profile_facts(config: pytest.Config) -> dict[str, Any] | None:
+def _profile_facts(config: pytest.Config, profile: TargetProfile | None) -> dict[str, Any] | None:
     """What the profile declares, as facts a certificate may show: no secret."""
-    from conformance.run.state import STATE_KEY
-
-    state = config.stash.get(STATE_KEY, None)
-    if state is None:
+    if profile is None:
         return None
-    profile = state.profile
     hooks = [
         name
         for name in hookspecs.ADAPTER_HOOKS

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.run.markers import SANDBOX_ONLY
+from conformance.contract.markers import SANDBOX_ONLY
 
 __all__ = [
     "SkipCause",

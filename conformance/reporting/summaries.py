@@ -23,19 +23,19 @@ from typing import Any
 import pytest
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
-from conformance.contract.requirements import PARTS, Catalogue
-from conformance.reporting import run_plan
-from conformance.reporting.allure_overview import write_overview
-from conformance.reporting.redaction import write_text
-from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
-from conformance.reporting.waivers import WAIVED_PROPERTY
-from conformance.run import stop_signal
-from conformance.run.markers import (
+from conformance.contract.markers import (
     ADVISORY_PROPERTY,
     PART_PROPERTY,
     REQUESTS_PROPERTY,
     REQUIREMENTS_PROPERTY,
 )
+from conformance.contract.requirements import PARTS, Catalogue
+from conformance.ground import stop_signal
+from conformance.ground.redaction import write_text
+from conformance.reporting import run_plan
+from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.skip_reasons import group_skips, markdown_sections, untested
+from conformance.reporting.waivers import WAIVED_PROPERTY
 
 __all__ = [
     "RunOutcome",

@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from conformance.run.markers import REQUIREMENTS_PROPERTY
-from conformance.run.options import WAIVERS_ENV, WAIVERS_FLAG
+from conformance.contract.markers import REQUIREMENTS_PROPERTY
+from conformance.ground.options import WAIVERS_ENV, WAIVERS_FLAG
 
 __all__ = [
     "PLUGIN_NAME",
@@ -210,7 +210,7 @@ def check_subjects(path: str, waivers: list[Waiver]) -> None:
     parts, whichever this run collects): a misspelt one would never match, and the failure
     it was meant to cover would fail the run with no word about the waiver."""
     from conformance.contract.requirements import default_catalogue
-    from conformance.run.suite_index import closest_test_ids, names_a_suite_test
+    from conformance.reporting.suite_index import closest_test_ids, names_a_suite_test
 
     known = {r.id for r in default_catalogue()}
     for waiver in waivers:

@@ -16,13 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-# Only what is light at module level: the stop signal is handled before the rest of the kit
-# (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
-from conformance.run import embedded, run_outcome, stop_signal, warm_workers
-from conformance.run import options as opt
-from conformance.run.bytecode import use_private_bytecode_cache
-from conformance.run.datafiles import SUITES_DIR
-from conformance.run.exit_codes import (
+from conformance.ground import options as opt
+from conformance.ground import stop_signal
+from conformance.ground.datafiles import SUITES_DIR
+from conformance.ground.exit_codes import (
     EXIT_CODES,
     EXIT_FAILED,
     EXIT_INCOMPLETE,
@@ -30,10 +27,15 @@ from conformance.run.exit_codes import (
     EXIT_OK,
     EXIT_USAGE,
 )
+
+# Only what is light at module level: the stop signal is handled before the rest of the kit
+# (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
+from conformance.run import embedded, run_outcome, warm_workers
+from conformance.run.bytecode import use_private_bytecode_cache
 from conformance.run.process_end import end_process
 
 if TYPE_CHECKING:
-    from conformance.run.profile import TargetProfile
+    from conformance.ground.profile import TargetProfile
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 # The plugins a run needs, by their pytest11 entry point names (how autoloading would name
@@ -220,7 +222,7 @@ class _RunOptions:
 def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
     """The profile the command line gives, or None where it cannot be resolved (the plugin
     then reports it, as a usage error)."""
-    from conformance.run.profile import load_profile
+    from conformance.ground.profile import load_profile
 
     try:
         return load_profile(_RunOptions(ns))  # type: ignore[arg-type]
@@ -290,7 +292,7 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
         print("conformance: no test was selected; check --parts and -k/-m", file=sys.stderr)
         return EXIT_USAGE
     if outcome.verdict in ("not_run", "incomplete"):
-        from conformance.reporting.redaction import scrub
+        from conformance.ground.redaction import scrub
 
         what = "could not run" if outcome.verdict == "not_run" else "INCOMPLETE"
         reason = scrub(outcome.reason or "the run did not finish")
@@ -388,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return openapi.main(argv[1:])
     if argv and argv[0] in ("certify", "verify"):
-        from conformance.reporting import certify
+        from conformance.run import certify
 
         command = certify.main_certify if argv[0] == "certify" else certify.main_verify
         return command(argv[1:])

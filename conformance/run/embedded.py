@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.run import stop_signal
+from conformance.ground import stop_signal
 
 __all__ = [
     "EmbeddedLaunch",

@@ -10,29 +10,29 @@ from typing import Any
 import pytest
 
 from conformance.accounts.ownership import OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK, Ownership
-from conformance.accounts.resource_events import ResourceEvents
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, RuleBasedAccounts
 from conformance.agents.flows import Agents
 from conformance.cards.flows import Cards
+from conformance.contract.markers import ADVISORY_PROPERTY
 from conformance.contract.schemas import SchemaRegistry, default_registry
 from conformance.customers.events import CustomerEvents
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import TargetClient
 from conformance.exchange.evidence import Redactor
+from conformance.ground import hookspecs
+from conformance.ground.locks import platform_lock
+from conformance.ground.profile import Credentials, TargetProfile
 from conformance.invitations.flows import Invitations
 from conformance.payments.events import PaymentEvents
 from conformance.payments.money import Money
 from conformance.payments.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
-from conformance.run import hookspecs
-from conformance.run.locks import platform_lock
-from conformance.run.markers import ADVISORY_PROPERTY
-from conformance.run.profile import Credentials, TargetProfile
 from conformance.run.sink_check import probe_test_event, sink_remedies
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, Sca
 from conformance.wallet.flows import EmbeddedWallet
 from conformance.wallet.format import wallet_format
 from conformance.webhooks.delivery_health import WatchedSinkView
+from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import SinkView
 
 __all__ = [

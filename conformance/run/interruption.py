@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from conformance.reporting.redaction import scrub
-from conformance.run import stop_signal
+from conformance.ground import stop_signal
+from conformance.ground.redaction import scrub
 
 __all__ = ["TEARDOWN_PROBLEMS_KEY"]
 

@@ -26,25 +26,7 @@ import allure
 import pytest
 from hypothesis import HealthCheck, settings
 
-from conformance.contract.requirements import PARTS, default_catalogue
-from conformance.exchange.client import TARGET_HEALTH
-from conformance.reporting import redaction, run_plan
-from conformance.reporting.exchange_evidence import record as record_exchanges
-from conformance.reporting.exchange_evidence import start as start_evidence
-from conformance.reporting.secrets import (
-    known_secrets,
-    known_short_codes,
-    register_basic_credentials,
-    register_one_time_code,
-    register_secret,
-)
-from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
-from conformance.run import embedded, hookspecs, options, progress, stop_signal, warm_workers
-from conformance.run.datafiles import SUITES_DIR
-from conformance.run.embedded import EmbeddedStartError, wallet_settings
-from conformance.run.exit_codes import EXIT_NOT_RUN
-from conformance.run.locks import forget_platform_locks
-from conformance.run.markers import (
+from conformance.contract.markers import (
     REQUESTS_PROPERTY,
     apply_item_labels,
     check_adapter_hook_marks,
@@ -52,10 +34,29 @@ from conformance.run.markers import (
     register_markers,
     select_parts,
 )
-from conformance.run.markers import skip_reason as marker_skip_reason
+from conformance.contract.markers import skip_reason as marker_skip_reason
+from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.exchange.client import TARGET_HEALTH
+from conformance.ground import hookspecs, options, progress, redaction, stop_signal
+from conformance.ground.datafiles import SUITES_DIR
+from conformance.ground.exit_codes import EXIT_NOT_RUN
+from conformance.ground.locks import forget_platform_locks
+from conformance.ground.profile import TargetProfile, load_profile
+from conformance.ground.secrets import (
+    known_secrets,
+    known_short_codes,
+    register_basic_credentials,
+    register_one_time_code,
+    register_secret,
+)
+from conformance.reporting import run_plan
+from conformance.reporting.exchange_evidence import record as record_exchanges
+from conformance.reporting.exchange_evidence import start as start_evidence
+from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
+from conformance.run import embedded, warm_workers
+from conformance.run.embedded import EmbeddedStartError, wallet_settings
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
-from conformance.run.profile import TargetProfile, load_profile
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.run.target_client import plumbing_client
@@ -156,6 +157,7 @@ def _configure_controller(config: pytest.Config) -> None:
     parts = _selected_parts(config)
     run_plan.install(config, parts)  # summary.json's `plan`
     profile = load_profile(config)
+    run_plan.note_profile(config, profile)
     from conformance.reporting import baseline, waivers
 
     waivers.install(config, profile.waivers)  # a bad waiver file stops the run before it starts
@@ -272,7 +274,7 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.run.interruption")
     config.pluginmanager.import_plugin("conformance.run.fixtures")
-    config.pluginmanager.import_plugin("conformance.exchange.surprises")
+    config.pluginmanager.import_plugin("conformance.run.answer_guard")
     from conformance.exchange import rate_limit
     from conformance.reporting import waivers
 

@@ -15,7 +15,7 @@ from conformance.contract.failures import ConformanceFailure
 from conformance.exchange import rate_limit
 from conformance.exchange.rate_limit import retry_after_seconds
 from conformance.exchange.target_health import is_throttling, throttling_problem
-from conformance.run.profile import TargetProfile
+from conformance.ground.profile import TargetProfile
 from conformance.run.target_client import plumbing_client
 
 __all__ = ["PREFLIGHT_DEADLINE_S", "PreflightResult", "preflight"]
@@ -44,7 +44,7 @@ def preflight(profile: TargetProfile) -> PreflightResult:
 def _key_problem(profile: TargetProfile) -> str | None:
     if not profile.webhook_public_key:
         return None
-    from conformance.webhooks.sink.signatures import load_public_key
+    from conformance.ground.public_keys import load_public_key
 
     try:
         load_public_key(profile.webhook_public_key)

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.run import options as opt
-from conformance.run import stop_signal
-from conformance.run.exit_codes import EXIT_CODES, EXIT_INCOMPLETE
+from conformance.ground import options as opt
+from conformance.ground import stop_signal
+from conformance.ground.exit_codes import EXIT_CODES, EXIT_INCOMPLETE
 
 __all__ = [
     "RUN",
@@ -42,7 +42,7 @@ def end_abnormally(report_dir: Path, crash: BaseException | None) -> int:
     of the tests that finished (or the target could not be tested, if that came first),
     the report folder is scrubbed once more, and one line says so: no traceback for a stop.
     """
-    from conformance.reporting import redaction
+    from conformance.ground import redaction
     from conformance.reporting.summaries import last_outcome
 
     outcome = last_outcome()

@@ -32,10 +32,10 @@ from typing import Any
 
 import pytest
 
+from conformance.contract.markers import item_part
+from conformance.contract.markers import skip_reason as marker_skip_reason
 from conformance.exchange.evidence import Exchange
-from conformance.run.locks import platform_lock
-from conformance.run.markers import item_part
-from conformance.run.markers import skip_reason as marker_skip_reason
+from conformance.ground.locks import platform_lock
 from conformance.run.state import STATE_KEY
 
 __all__ = [

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.client import TargetClient
-from conformance.run.profile import TargetProfile
+from conformance.ground.profile import TargetProfile
 from conformance.run.state import SessionState
 from conformance.run.target_client import plumbing_client
 from conformance.webhooks.sink import (

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from conformance.exchange.client import ExchangeLog
+from conformance.ground.profile import TargetProfile
 from conformance.run.embedded import EmbeddedSandbox
-from conformance.run.profile import TargetProfile
 
 __all__ = ["STATE_KEY", "SessionState"]
 

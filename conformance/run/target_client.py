@@ -7,7 +7,7 @@ from __future__ import annotations
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import ExchangeLog, TargetClient
 from conformance.exchange.evidence import Redactor
-from conformance.run.profile import TargetProfile
+from conformance.ground.profile import TargetProfile
 
 __all__ = ["plumbing_client"]
 

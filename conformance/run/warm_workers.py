@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.ground.datafiles import SUITES_DIR
 from conformance.run import embedded, worker_launcher
-from conformance.run.datafiles import SUITES_DIR
 
 __all__ = ["WarmWorkers", "preload", "start", "stop", "take", "worker_specs"]
 

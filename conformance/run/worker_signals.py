@@ -18,7 +18,7 @@ import signal
 import tempfile
 from pathlib import Path
 
-from conformance.run import stop_signal
+from conformance.ground import stop_signal
 
 __all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid"]
 

@@ -18,8 +18,8 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
+from conformance.ground import hookspecs
 from conformance.payments.money import Money, Wallet
-from conformance.run import hookspecs
 
 __all__ = [
     "AUTHORIZE_CLAUSE",

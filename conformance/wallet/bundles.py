@@ -18,9 +18,10 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conformance.exchange.decoding import decode_json
+from conformance.ground.public_keys import public_key_from_hex
 from conformance.wallet.format import WalletFormat
 from conformance.wallet.hpke import HpkeError, open_sealed, seal
-from conformance.wallet.keys import WalletKey, public_key_from_hex, public_point, verify_der_hex
+from conformance.wallet.keys import WalletKey, public_point, verify_der_hex
 
 __all__ = [
     "BundleProblem",

@@ -22,9 +22,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.ground.profile import TargetProfile
+from conformance.ground.public_keys import public_key_from_hex
+from conformance.ground.secrets import register_secret
 from conformance.payments.money import Money
-from conformance.reporting.secrets import register_secret
-from conformance.run.profile import TargetProfile
 from conformance.wallet.authenticator import SoftAuthenticator, Tamper, b64url
 from conformance.wallet.bundles import (
     BundleProblem,
@@ -34,7 +35,7 @@ from conformance.wallet.bundles import (
     target_public_key,
 )
 from conformance.wallet.format import WalletFormat
-from conformance.wallet.keys import WalletKey, public_key_from_hex
+from conformance.wallet.keys import WalletKey
 from conformance.wallet.operations import WalletOperations
 from conformance.wallet.tokens import Identity, TokenMinter, nonce_for
 

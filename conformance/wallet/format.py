@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from conformance.run import hookspecs
+from conformance.ground import hookspecs
 from conformance.wallet.hpke import AAD_MODES, HpkeParams
 
 __all__ = ["FORMAT_HOOK", "SIGNATURE_ENCODINGS", "WalletFormat", "wallet_format"]

@@ -2,7 +2,7 @@
 hex encodings the reference documents (SEC1 uncompressed ``04…`` / compressed ``02…``/``03…``),
 and DER ECDSA / SHA-256 signatures as lower-case hex.
 
-Every private key made here is registered with :mod:`conformance.reporting.secrets` at once, so the
+Every private key made here is registered with :mod:`conformance.ground.secrets` at once, so the
 evidence redactor scrubs it wherever it could appear.
 """
 
@@ -14,11 +14,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.reporting.secrets import register_secret
+from conformance.ground.secrets import register_secret
 
 __all__ = [
     "WalletKey",
-    "public_key_from_hex",
     "public_point_hex",
     "verify_der_hex",
 ]
@@ -85,16 +84,6 @@ def public_point(key: ec.EllipticCurvePublicKey, *, compressed: bool = False) ->
 
 def public_point_hex(key: ec.EllipticCurvePublicKey, *, compressed: bool = False) -> str:
     return public_point(key, compressed=compressed).hex()
-
-
-def public_key_from_hex(text: object) -> ec.EllipticCurvePublicKey | None:
-    """The P-256 public key a SEC1 hex string (compressed or uncompressed) encodes, or None."""
-    if not isinstance(text, str):
-        return None
-    try:
-        return ec.EllipticCurvePublicKey.from_encoded_point(CURVE, bytes.fromhex(text))
-    except ValueError:
-        return None
 
 
 def verify_der_hex(key: ec.EllipticCurvePublicKey, signature_hex: object, data: bytes) -> bool:

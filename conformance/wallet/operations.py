@@ -18,8 +18,8 @@ import pytest
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse
+from conformance.ground.secrets import register_secret
 from conformance.payments.quote_bodies import quote_body
-from conformance.reporting.secrets import register_secret
 from conformance.wallet.bundles import BundleProblem, open_sealed_bundle, read_signed_bundle
 from conformance.wallet.keys import WalletKey
 

@@ -80,7 +80,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if _SABOTAGE:
         _sabotage_lock_release()
     if MOMENT == "scrub" and not _is_worker(config):
-        from conformance.reporting import redaction
+        from conformance.ground import redaction
 
         scrub_tree = redaction.scrub_tree
 
@@ -168,7 +168,7 @@ _SABOTAGE = os.environ.get("INTERRUPT_SABOTAGE") == "lock-release"
 
 def _sabotage_lock_release() -> None:
     """Make releasing a configuration lock raise once the run is stopping."""
-    from conformance.run import locks, stop_signal
+    from conformance.ground import locks, stop_signal
 
     original = locks.platform_lock
 

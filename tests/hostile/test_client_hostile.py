@@ -11,8 +11,8 @@ from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient, TargetHealth
 from conformance.exchange.evidence import Redactor
-from conformance.reporting.secrets import register_basic_credentials
-from conformance.run.profile import Credentials
+from conformance.ground.profile import Credentials
+from conformance.ground.secrets import register_basic_credentials
 
 from .server import MALFORMED_MODES, HostileTarget
 

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from conformance.ground.profile import TargetProfile
 from conformance.run import embedded
 from conformance.run.cli import _launch_sandbox_early, build_parser
-from conformance.run.profile import TargetProfile
 from conformance.run.state import SessionState
 
 from ..conformance_runs.runner import conformance_run, process_gone

@@ -10,8 +10,8 @@ import pytest
 SUITE_TEST = """
 import pytest
 
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.ground import hookspecs
+from conformance.contract.markers import needs_adapter_hook
 
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")
 def test_reaches_the_target(client):
@@ -114,8 +114,8 @@ def pytest_conformance_issue_card(profile, internal_account_id):
 ADAPTER_TEST = """
 import pytest
 
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.ground import hookspecs
+from conformance.contract.markers import needs_adapter_hook
 
 @needs_adapter_hook(hookspecs.pytest_conformance_issue_card)
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance.run import options as opt
-from conformance.run.markers import MARKERS
+from conformance.contract.markers import MARKERS
+from conformance.ground import options as opt
 
 
 def test_help_lists_every_setting_in_one_group(pytester):

@@ -6,8 +6,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.run import options as opt
-from conformance.run.profile import FIELD_NAME_DEFAULTS, load_profile, normalise_base_url
+from conformance.ground import options as opt
+from conformance.ground.profile import FIELD_NAME_DEFAULTS, load_profile, normalise_base_url
 
 KEY_PEM = (
     ec.generate_private_key(ec.SECP256R1())

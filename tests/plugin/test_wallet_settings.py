@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.ground.profile import TargetProfile, validate_profile
 from conformance.run.embedded import wallet_settings
-from conformance.run.profile import TargetProfile, validate_profile
 from conformance.wallet.keys import WalletKey
 
 INFO = {
@@ -62,7 +62,7 @@ def test_a_compressed_enclave_key_is_accepted():
 def test_wallet_secrets_are_scrubbed_from_anything_written():
     """Keys the wallet client makes or decrypts register as secrets at once: the redactor
     scrubs them (a passkey, a TEK key, a decrypted session key)."""
-    from conformance.reporting.redaction import scrub
+    from conformance.ground.redaction import scrub
     from conformance.wallet.authenticator import SoftAuthenticator
 
     keys = [SoftAuthenticator("rp.example", "https://rp.example").key, WalletKey.generate()]

@@ -10,10 +10,10 @@ import pytest
 
 from conformance.agents.flows import BEARER_CLAUSE, DEVICE_CODE_HOOK, FORBIDDEN_HOOK
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.assertions import assert_unauthorized
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import assert_unauthorized
 from conformance.exchange.client import RawAuthorization
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Agent"),

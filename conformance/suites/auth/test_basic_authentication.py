@@ -7,10 +7,10 @@ import secrets
 
 import pytest
 
-from conformance.contract.assertions import assert_status, assert_unauthorized
+from conformance.contract.markers import skip_unless_sandbox
+from conformance.exchange.assertions import assert_status, assert_unauthorized
 from conformance.exchange.client import RawAuthorization
-from conformance.run.markers import skip_unless_sandbox
-from conformance.run.profile import Credentials
+from conformance.ground.profile import Credentials
 
 pytestmark = pytest.mark.resource("Authentication")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import AUTH_CLAUSE, assert_unauthorized
 from conformance.contract.failures import check
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import AUTH_CLAUSE, assert_unauthorized
+from conformance.ground import hookspecs
 
 pytestmark = [needs_adapter_hook(hookspecs.pytest_conformance_other_endpoints)]
 

@@ -11,7 +11,7 @@ import pytest
 
 from conformance.agents.flows import DEVICE_CODE_HOOK, REDEEM_CLAUSE
 from conformance.contract.failures import check, fail
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Agent"),

@@ -12,8 +12,8 @@ import pytest
 from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.contract.failures import check
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

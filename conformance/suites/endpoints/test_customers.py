@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check
 from conformance.customers.bodies import (
     business_body,
@@ -15,6 +14,7 @@ from conformance.customers.bodies import (
     valid_individuals,
 )
 from conformance.customers.checks import assert_reads_back, provider_requirements
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

@@ -20,7 +20,7 @@ from conformance.accounts.ownership import (
     readable_statuses,
 )
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

@@ -15,9 +15,9 @@ from urllib.parse import quote, quote_plus, unquote
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import contact_channels
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]

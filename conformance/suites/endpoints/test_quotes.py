@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_invalid_input, assert_status
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_invalid_input, assert_status
 from conformance.payments.quote_bodies import without
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]

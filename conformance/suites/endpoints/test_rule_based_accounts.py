@@ -16,9 +16,9 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check, fail
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

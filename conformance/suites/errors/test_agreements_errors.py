@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import end_user_terms, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
+from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

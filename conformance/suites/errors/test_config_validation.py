@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 
 from conformance.configuration.bodies import invalid_config_patches, known_currency_codes
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 

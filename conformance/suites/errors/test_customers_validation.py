@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.error_bodies import field_errors, names_field
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import end_user_terms, supported_agreements
 from conformance.customers.bodies import CONSENT_PATHS, individual_body, invalid_customers
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
 from conformance.customers.document_files import unreadable_photo
+from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

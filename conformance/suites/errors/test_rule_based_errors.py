@@ -8,9 +8,9 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK
-from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import assert_status
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_status
+from conformance.exchange.assertions import assert_status
 
 pytestmark = pytest.mark.resource("Transaction")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_status
 from conformance.customers.verification_checks import a_final_customer
+from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 

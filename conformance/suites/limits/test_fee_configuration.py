@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.configuration.bodies import fee_config
-from conformance.contract.assertions import assert_invalid_input, assert_status
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_invalid_input, assert_status
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_invalid_input, assert_status
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_invalid_input, assert_status
 from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
 from conformance.webhooks.sink.store import parse_timestamp
 

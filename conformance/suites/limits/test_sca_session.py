@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK
 from conformance.webhooks.sink.store import parse_timestamp
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import (
     LIMITS_HOOK,
     refused_at_quote_or_execute,
     transaction_limits,
 )
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -12,7 +12,7 @@ import pytest
 
 from conformance.cards.flows import AUTHORIZE_HOOK, CARD_CLAUSE, CLEAR_HOOK, ISSUE_HOOK, MERCHANT
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check
 from conformance.customers.bodies import business_body, individual_body
 from conformance.customers.checks import assert_reads_back
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

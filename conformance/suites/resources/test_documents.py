@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check
 from conformance.customers.document_files import identity_photo, pdf_document
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 

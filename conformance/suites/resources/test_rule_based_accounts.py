@@ -11,7 +11,7 @@ import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.transfer_flows import Transfers
-from conformance.run.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 from conformance.webhooks.sink.store import parse_timestamp
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check, fail
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import HELD_ACCOUNT_HOOK, held_account_number
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 from conformance.payments.money import amount_of
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 

@@ -18,7 +18,7 @@ from conformance.cards.flows import (
     REVERSE_HOOK,
 )
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook, skip_unless_sandbox
+from conformance.contract.markers import needs_adapter_hook, skip_unless_sandbox
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import contact_channels, wrong_code
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.exchange.assertions import assert_status
+from conformance.ground import hookspecs
 
 pytestmark = [
     pytest.mark.resource("Customer"),

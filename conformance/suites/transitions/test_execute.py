@@ -14,9 +14,9 @@ import re
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 from conformance.payments.money import refund_outcome
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

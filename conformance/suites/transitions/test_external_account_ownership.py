@@ -19,7 +19,7 @@ from conformance.accounts.ownership import (
     check_new_status,
 )
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

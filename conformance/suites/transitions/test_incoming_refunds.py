@@ -13,6 +13,7 @@ import time
 import pytest
 
 from conformance.contract.failures import check, fail
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import (
     COMPLETED,
     PENDING,
@@ -20,7 +21,6 @@ from conformance.payments.incoming import (
     refund_events,
     returned_deposit,
 )
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),

@@ -22,8 +22,8 @@ from conformance.accounts.states import (
     expect_nothing_moved,
     expect_status,
 )
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.quote_bodies import quote_body
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

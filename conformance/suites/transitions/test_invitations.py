@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK, INVITATION_CLAUSE, uma_addresses
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Invitation"),

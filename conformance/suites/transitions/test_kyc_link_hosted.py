@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import status_field
 from conformance.customers.verification_checks import assert_customer_status, events_for
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 
 pytestmark = [
     pytest.mark.resource("Customer"),

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 from conformance.payments.conservation import conservation_machine
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, refuse_rate
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]

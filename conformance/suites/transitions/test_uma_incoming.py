@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 
 pytestmark = [
     pytest.mark.resource("Transaction"),

@@ -10,7 +10,7 @@ from conformance.cards.events import PREFIX, wait_card_event
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("CardTransaction"),

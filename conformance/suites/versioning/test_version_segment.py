@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conformance import INTERFACE_VERSION
-from conformance.contract.assertions import assert_status
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_status
 
 pytestmark = pytest.mark.resource("Versioning")
 

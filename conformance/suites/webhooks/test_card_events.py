@@ -15,7 +15,7 @@ from conformance.cards.flows import (
     REVERSE_HOOK,
 )
 from conformance.contract.failures import check
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 from conformance.webhooks.event_checks import check_event_envelopes
 
 pytestmark = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.accounts.ownership import EVENT, OWNERSHIP_PROOF_HOOK, PENDING_NUMBER_HOOK
-from conformance.run.markers import needs_adapter_hook
+from conformance.contract.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("ExternalAccount"),

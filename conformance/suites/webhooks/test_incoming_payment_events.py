@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import RETURN_HOOK, STEPS, refund_events, returned_deposit
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Transaction"),

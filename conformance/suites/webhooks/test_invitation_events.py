@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from conformance.contract.markers import needs_adapter_hook
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
-from conformance.run.markers import needs_adapter_hook
 from conformance.webhooks.event_checks import check_event_envelopes, fail_wait, mentions_anywhere
 from conformance.webhooks.sink import SinkTimeout
 

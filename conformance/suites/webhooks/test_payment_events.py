@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.contract.markers import needs_adapter_hook
+from conformance.ground import hookspecs
 from conformance.payments.events import OUTGOING
-from conformance.run import hookspecs
-from conformance.run.markers import needs_adapter_hook
 
 pytestmark = [
     pytest.mark.resource("Webhook"),

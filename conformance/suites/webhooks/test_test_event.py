@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conformance.contract.failures import check
-from conformance.run.markers import skip_unless_sandbox
+from conformance.contract.markers import skip_unless_sandbox
 from conformance.webhooks.event_checks import SIGNATURE_CLAUSE, fail_wait, listing
 from conformance.webhooks.sink import SinkTimeout
 

@@ -14,6 +14,8 @@ control API. Without xdist the same code path runs in one process.
 - :mod:`.registration`: :class:`EndpointRegistration` of the sink as ``webhookEndpoint``.
 """
 
+from conformance.ground.public_keys import PublicKey, load_public_key
+
 from .ordering import (
     CUSTOMER_KYB,
     CUSTOMER_KYC,
@@ -28,13 +30,7 @@ from .ordering import (
 )
 from .registration import EndpointRegistration
 from .server import SinkServer
-from .signatures import (
-    SIGNATURE_HEADER,
-    PublicKey,
-    SignatureCheck,
-    load_public_key,
-    verify_signature,
-)
+from .signatures import SIGNATURE_HEADER, SignatureCheck, verify_signature
 from .store import Delivery, DeliveryStore, dedupe_by_event_id
 from .tls import TlsMaterial, generate_tls_material
 from .view import SetAside, SinkRuledOut, SinkTimeout, SinkUnavailable, SinkView

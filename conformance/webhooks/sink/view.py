@@ -26,8 +26,10 @@ from typing import Any
 
 import httpx
 
+from conformance.ground.public_keys import PublicKey, load_public_key
+
 from .server import MAX_WAIT_S
-from .signatures import PublicKey, SignatureCheck, load_public_key, verify_signature
+from .signatures import SignatureCheck, verify_signature
 from .store import Delivery, dedupe_by_event_id
 
 __all__ = ["SetAside", "SinkTimeout", "SinkUnavailable", "SinkView"]

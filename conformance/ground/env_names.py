@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
-from conformance.run import options as opt
+from conformance.ground import options as opt
 
 __all__ = ["PREFIX", "known_names", "unknown_names"]
 

@@ -31,6 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
+from conformance.ground.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from conformance.ground.options import RECORD_EXCHANGES_FLAG
+from conformance.ground.redaction import scrub, scrub_bytes
 from conformance.reporting import certificate
 from conformance.reporting.bundle_signing import (
     BundleError,
@@ -41,9 +44,6 @@ from conformance.reporting.bundle_signing import (
     verify_bundle,
 )
 from conformance.reporting.exchange_evidence import EVIDENCE_DIR
-from conformance.reporting.redaction import scrub, scrub_bytes
-from conformance.run.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from conformance.run.options import RECORD_EXCHANGES_FLAG
 
 __all__ = ["bundle_files", "kit_info", "main_certify", "main_verify", "traceability"]
 
@@ -59,7 +59,7 @@ def _sha(data: bytes) -> str:
 def kit_info() -> dict[str, Any]:
     """The kit's identity: versions and the hashes of what decides verdicts."""
     from conformance.contract.requirements import CATALOGUE_PATH
-    from conformance.run.datafiles import schemas_dir
+    from conformance.ground.datafiles import schemas_dir
 
     root = schemas_dir()
     schemas = {
@@ -178,7 +178,7 @@ def _run_args(rest: list[str]) -> list[str]:
 def _report_dir(rest: list[str]) -> Path:
     import os
 
-    from conformance.run.options import REPORT_DIR
+    from conformance.ground.options import REPORT_DIR
 
     head = rest[: rest.index("--")] if "--" in rest else rest
     for index, arg in enumerate(head):

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from conformance import INTERFACE_VERSION
-from conformance.run import options as opt
+from conformance.ground import options as opt
 
 DATE_SEGMENT = re.compile(r"/(\d{4}-\d{2}-\d{2})$")
 
@@ -433,7 +433,7 @@ def validate_profile(values: dict[str, Any], field_names: dict[str, str]) -> Tar
 
 def _check_environment(env: Mapping[str, str]) -> None:
     """A misspelt CONFORMANCE_* variable would be ignored silently: refuse it."""
-    from conformance.run.env_names import unknown_names
+    from conformance.ground.env_names import unknown_names
 
     unknown = unknown_names(env)
     if unknown:
@@ -444,7 +444,7 @@ def _check_environment(env: Mapping[str, str]) -> None:
 
 def _check_features(names: tuple[str, ...]) -> None:
     """A misspelt feature would silently skip the tests it gates: refuse it."""
-    from conformance.run.features import KNOWN_FEATURES, unknown_features
+    from conformance.ground.features import KNOWN_FEATURES, unknown_features
 
     unknown = unknown_features(tuple(names))
     if unknown:
@@ -460,7 +460,7 @@ def _check_wallet_key(value: object) -> None:
     """The enclave key must be hex of a P-256 point (SEC1, compressed or uncompressed)."""
     if value is None:
         return
-    from conformance.wallet.keys import public_key_from_hex
+    from conformance.ground.public_keys import public_key_from_hex
 
     if public_key_from_hex(value) is None:
         raise _usage(
@@ -473,7 +473,7 @@ def _check_wallet_key(value: object) -> None:
 
 def _read_key(value: str) -> str:
     """Return PEM text from either the text itself or a path to a PEM file."""
-    from conformance.webhooks.sink.signatures import load_public_key
+    from conformance.ground.public_keys import load_public_key
 
     text = value
     if "-----BEGIN" not in value:

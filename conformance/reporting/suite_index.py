@@ -14,7 +14,7 @@ import difflib
 from functools import cache
 from pathlib import Path
 
-from conformance.run.datafiles import SUITES_DIR
+from conformance.ground.datafiles import SUITES_DIR
 
 __all__ = ["closest_test_ids", "names_a_suite_test", "suite_test_ids"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from conformance.reporting.redaction import scrub
+from conformance.ground.redaction import scrub
 
 __all__ = ["LONG_WAIT_S", "QUIET_S", "WaitProgress", "install"]
 

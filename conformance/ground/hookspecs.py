@@ -275,5 +275,5 @@ def hook_name(spec: HookSpec) -> str:
     """
     name = getattr(spec, "__name__", "")
     if name not in ADAPTER_HOOKS or globals()[name] is not spec:
-        raise TypeError(f"{spec!r} is not an adapter hook of conformance.run.hookspecs")
+        raise TypeError(f"{spec!r} is not an adapter hook of conformance.ground.hookspecs")
     return name

@@ -7,7 +7,7 @@ clean reports, also from xdist workers), Allure results and attachments
 (:func:`install_terminal_scrubbing`), and, last, every file left in the report folder
 (:func:`scrub_tree`), so a writer added later cannot leak what the others do not.
 
-The secrets and their forms come from :mod:`conformance.reporting.secrets`.
+The secrets and their forms come from :mod:`conformance.ground.secrets`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conformance.reporting.secrets import (
+from conformance.ground.secrets import (
     forms_version,
     known_forms,
     known_short_codes,

@@ -8,7 +8,7 @@ here at once, before anything could print it.
 A secret is scrubbed in every form an artefact can hold it: raw, base64 (standard and
 URL-safe, padded or not, and inside a longer base64 text at any byte offset), URL-encoded,
 JSON-escaped, HTML/XML-escaped, and, for PEM keys, the base64 body and each of its lines.
-:mod:`conformance.reporting.redaction` does the scrubbing.
+:mod:`conformance.ground.redaction` does the scrubbing.
 """
 
 from __future__ import annotations

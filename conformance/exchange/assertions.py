@@ -9,7 +9,7 @@ from conformance.contract.error_bodies import FieldPath, field_errors, reason_of
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import format_path
 from conformance.exchange.client import ApiResponse
-from conformance.run.hookspecs import HookSpec, hook_name
+from conformance.ground.hookspecs import HookSpec, hook_name
 
 __all__ = ["adapter_record", "assert_invalid_input", "assert_status", "assert_unauthorized"]
 

@@ -4,7 +4,7 @@ before it imports anything heavy."""
 
 from __future__ import annotations
 
-from conformance.run.stop_signal import EXIT_INTERRUPTED
+from conformance.ground.stop_signal import EXIT_INTERRUPTED
 
 __all__ = [
     "EXIT_CODES",

@@ -22,8 +22,8 @@ from typing import NoReturn
 import pytest
 
 from conformance.contract.requirements import PARTS, default_catalogue
-from conformance.run import hookspecs
-from conformance.run.profile import TargetProfile
+from conformance.ground import hookspecs
+from conformance.ground.profile import TargetProfile
 
 __all__ = [
     "MARKERS",
@@ -202,8 +202,9 @@ def check_adapter_hook_marks(items: Iterable[pytest.Item]) -> None:
                     hookspecs.hook_name(spec)
                 except TypeError:
                     raise pytest.UsageError(
-                        f"{item.nodeid}: @adapter_hook names {spec!r}; name the hook by attribute"
-                        " of conformance.run.hookspecs: markers.needs_adapter_hook(hookspecs.NAME)"
+                        f"{item.nodeid}: @adapter_hook names {spec!r}; name the hook by "
+                        "attribute of conformance.ground.hookspecs: "
+                        "markers.needs_adapter_hook(hookspecs.NAME)"
                     ) from None
 
 
