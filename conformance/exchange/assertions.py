@@ -11,7 +11,13 @@ from conformance.contract.schemas import format_path
 from conformance.exchange.client import ApiResponse
 from conformance.ground.hookspecs import HookSpec, hook_name
 
-__all__ = ["adapter_record", "assert_invalid_input", "assert_status", "assert_unauthorized"]
+__all__ = [
+    "adapter_record",
+    "assert_invalid_input",
+    "assert_status",
+    "assert_unauthorized",
+    "required_json",
+]
 
 ERRORS_CLAUSE = "§7 Errors"
 AUTH_CLAUSE = "§5 Authentication"
@@ -28,6 +34,28 @@ def assert_status(response: ApiResponse, expected: int, clause: str, statement: 
         observed=response.status,
         exchange=response.exchange,
     )
+
+
+def required_json(
+    response: ApiResponse, clause: str, statement: str, *, status: int | None = None
+) -> Any:
+    """The JSON of an answer the interface says succeeds; fails with ``clause`` unless the
+    status is ``status`` (any 2xx when None), showing the status and the start of the body.
+
+    The one way to write "call, require the stated status, return the JSON":
+    ``quote = required_json(client.post("/quotes", json=body), CLAUSE, "POST /quotes ...")``.
+    """
+    __tracebackhide__ = True
+    succeeded = 200 <= response.status < 300 if status is None else response.status == status
+    check(
+        succeeded,
+        clause,
+        statement,
+        expected="2xx" if status is None else status,
+        observed=(response.status, response.content[:300]),
+        exchange=response.exchange,
+    )
+    return response.json
 
 
 def assert_invalid_input(
