@@ -18,13 +18,13 @@ import httpx
 
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import ConformanceFailure, shorten
-from conformance.contract.schemas import SchemaRegistry, format_path
+from conformance.contract.schemas import SchemaRegistry, default_registry, format_path
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
 from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, is_throttling
-from conformance.ground.profile import Credentials
+from conformance.ground.profile import Credentials, TargetProfile
 
 __all__ = [
     "TARGET_HEALTH",
@@ -192,6 +192,24 @@ class TargetClient:
             timeout=httpx.Timeout(timeout),
             follow_redirects=False,
             transport=deadline_transport(),
+        )
+
+    @classmethod
+    def for_profile(
+        cls, profile: TargetProfile, log: ExchangeLog | None = None, *, timeout: float | None = None
+    ) -> TargetClient:
+        """The one way a profile becomes a client: its target, acting as its primary
+        platform (without credentials when it has none), with the profile's deadline (or
+        ``timeout``), scrubbing and the schema registry. ``log`` collects the exchanges a
+        test's evidence shows; the run's own plumbing (preflight, sink) gives none."""
+        assert profile.base_url is not None
+        return cls(
+            base_url=profile.base_url,
+            credentials=profile.primary if profile.client_id and profile.client_secret else None,
+            timeout=profile.request_timeout if timeout is None else timeout,
+            registry=default_registry(),
+            log=ExchangeLog() if log is None else log,
+            redactor=Redactor.for_profile(profile),
         )
 
     def with_credentials(self, credentials: Credentials | None) -> TargetClient:

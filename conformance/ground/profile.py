@@ -491,3 +491,20 @@ def _read_key(value: str) -> str:
     except ValueError as exc:
         raise _usage(opt.WEBHOOK_KEY.flag, value[:40], str(exc), "Give a PEM public key.") from exc
     return text
+
+
+@dataclass(frozen=True, eq=False)  # a plugin object: pluggy keeps plugins in a set
+class ResolvedProfile:
+    """A profile the command line resolved, handed to the plugin in the same process (as a
+    pytest plugin object): the run resolves its profile once, where it starts."""
+
+    profile: TargetProfile
+
+
+def run_profile(config: pytest.Config) -> TargetProfile:
+    """The run's profile: the one the command line handed over, else resolved here from
+    pytest's options, the environment and the profile file (``pytest -p conformance``)."""
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, ResolvedProfile):
+            return plugin.profile
+    return load_profile(config)

@@ -10,6 +10,7 @@ say INCOMPLETE, never PASSED.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -230,11 +231,24 @@ def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
         return None
 
 
+def _handed_over(ns: argparse.Namespace, profile: TargetProfile | None) -> list[object]:
+    """The plugin objects that hand the resolved profile to the run in this process (none
+    when pytest arguments after ``--`` may set a setting: the plugin resolves it then)."""
+    from conformance.ground.profile import ResolvedProfile
+
+    flags = (opt.PROFILE_FLAG, *(setting.flag for setting in opt.SETTINGS))
+    extra = [arg for arg in ns.pytest_args if arg != "--"]
+    if profile is None or any(arg.startswith(flags) for arg in extra):
+        return []
+    # the reports go where the command line claimed the folder (and pointed JUnit, Allure)
+    return [ResolvedProfile(dataclasses.replace(profile, report_dir=str(_report_dir(ns))))]
+
+
 def _launch_sandbox_early(ns: argparse.Namespace, profile: TargetProfile | None = None) -> None:
     """Start the embedded sandbox now, so that its start-up overlaps pytest's imports (half a
-    second of every run). The plugin resolves the profile again and takes this sandbox only
-    if it asks for the same one (``embedded.take_early``); a profile it cannot resolve is
-    left for the plugin to report, and settings given after ``--`` may make it start its own.
+    second of every run). The plugin takes this sandbox only if its profile asks for the same
+    one (``embedded.take_early``); a profile that cannot be resolved here is left for the
+    plugin to report, and settings given after ``--`` may make it start its own.
     """
     profile = profile or _command_line_profile(ns)
     if profile is not None and profile.embedded:
@@ -274,7 +288,7 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
         if ns.workers and ns.workers != "0":
             warm_workers.start()  # after the sandbox's launch: it overlaps the imports
         try:
-            code = pytest.main(pytest_arguments(ns))
+            code = pytest.main(pytest_arguments(ns), plugins=_handed_over(ns, profile))
         finally:
             embedded.cancel_early()  # pytest stopped before the plugin took it
             warm_workers.stop()

@@ -1,7 +1,11 @@
 """The embedded default: the reference sandbox in a subprocess on a free loopback port.
 
 The suite never imports the reference; it starts ``python -m reference serve`` and reads
-the one JSON line the output contract promises.
+the one JSON line the output contract promises. This module is the whole concern: the
+command line launches a sandbox early (``launch_early``) so its start-up overlaps pytest's
+imports; the plugin takes it (``start_lanes``: one sandbox per lane under xdist, each lane's
+profile derived from the resolved one) and stops it (``stop_lane``). Its settings
+(``--embedded-args``, ``--embedded-sandboxes``) are the profile's, resolved once with it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.ground import stop_signal
+from conformance.ground.profile import TargetProfile
+from conformance.run.state import SessionState
 
 __all__ = [
     "EmbeddedLaunch",
@@ -24,11 +30,14 @@ __all__ = [
     "EmbeddedStartError",
     "cancel_early",
     "forget_early",
+    "lane_profile",
     "launch_early",
     "launch_embedded",
     "sandbox_args",
     "sandbox_count",
     "start_embedded",
+    "start_lanes",
+    "stop_lane",
     "take_early",
     "usable_cpus",
     "wallet_settings",
@@ -41,6 +50,7 @@ QUOTE_LIFETIME_FLAG = "--quote-lifetime"
 # waiting for expiry, started early, rarely wait at the end of a run (at 5 s they idled both
 # workers of a 7-second -n 2 run for a second).
 EMBEDDED_QUOTE_LIFETIME_S = 3
+EMBEDDED_STOP_GRACE_S = 0.05  # what is left of a sandbox's graceful shutdown at the end
 
 
 class EmbeddedStartError(RuntimeError):
@@ -255,3 +265,69 @@ def wallet_settings(info: dict[str, Any], profile: Any) -> dict[str, Any]:
         found_issuers
     )
     return values
+
+
+def start_lanes(state: SessionState, count: int) -> None:
+    """Start the embedded sandbox, and ``count - 1`` more for the xdist workers (each a
+    lane of its own: ``SessionState.lane_for``); the profile points at the first."""
+    profile = state.profile
+    args = sandbox_args(
+        profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
+    )
+    launches: list[EmbeddedLaunch] = []
+    try:
+        # all started before any is waited for: their start-ups overlap
+        for _ in range(count):
+            launches.append(take_early(args) or launch_embedded(args))
+        sandboxes = [launch.ready() for launch in launches]
+    except BaseException as exc:  # an interrupt too: no sandbox is left running
+        for launch in launches:
+            launch.cancel()
+        if isinstance(exc, EmbeddedStartError | OSError):
+            import pytest
+
+            raise pytest.UsageError(f"conformance: {exc}") from exc
+        raise
+    finally:
+        cancel_early()  # any the command line started beyond these
+    state.embedded = sandboxes[0]
+    state.profile = lane_profile(profile, sandboxes[0].info)
+    state.other_lanes = [
+        SessionState(profile=lane_profile(profile, sandbox.info), embedded=sandbox)
+        for sandbox in sandboxes[1:]
+    ]
+
+
+def lane_profile(profile: TargetProfile, info: dict[str, Any]) -> TargetProfile:
+    """``profile`` pointed at the embedded sandbox that printed ``info``."""
+    return profile.with_target(
+        info["base_url"],
+        client_id=info["client_id"],
+        client_secret=info["client_secret"],
+        second_client_id=info.get("second_client_id"),
+        second_client_secret=info.get("second_client_secret"),
+        production_client_id=info.get("production_client_id"),
+        production_client_secret=info.get("production_client_secret"),
+        webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
+        # the sandbox names the adapter module that drives its hidden triggers
+        adapter=profile.adapter or info.get("adapter"),
+        # and the features it has enabled, on top of any the profile declares
+        features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
+        **wallet_settings(info, profile),
+    )
+
+
+def stop_lane(lane: SessionState) -> None:
+    """Stop an embedded sandbox at the end of the run, and drop its lock files."""
+    if lane.embedded is None:
+        return
+    profile = lane.profile
+    if profile.base_url is not None:
+        ids = [c.client_id for c in (profile.primary, profile.second) if c]
+        from conformance.ground.locks import forget_platform_locks
+
+        forget_platform_locks(profile.base_url, *ids)
+    # the run is done with it and its state is thrown away: what is left of its graceful
+    # shutdown (uvicorn lingers 0.1 s for open connections) is cut short; its database
+    # commits are already durable
+    lane.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)

@@ -18,7 +18,6 @@ from conformance.contract.schemas import SchemaRegistry, default_registry
 from conformance.customers.events import CustomerEvents
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import TargetClient
-from conformance.exchange.evidence import Redactor
 from conformance.ground import hookspecs
 from conformance.ground.locks import platform_lock
 from conformance.ground.profile import Credentials, TargetProfile
@@ -26,12 +25,10 @@ from conformance.invitations.flows import Invitations
 from conformance.payments.events import PaymentEvents
 from conformance.payments.money import Money
 from conformance.payments.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
-from conformance.run.sink_check import probe_test_event, sink_remedies
-from conformance.run.state import STATE_KEY, SessionState
+from conformance.run.state import session_state
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, Sca
 from conformance.wallet.flows import EmbeddedWallet
 from conformance.wallet.format import wallet_format
-from conformance.webhooks.delivery_health import WatchedSinkView
 from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import SinkView
 
@@ -62,8 +59,6 @@ __all__ = [
     "second_client",
     "slow_payout_under_way",
     "transfers",
-    "webhook_sink",
-    "webhook_sink_url",
 ]
 
 
@@ -74,17 +69,10 @@ SLOW_PAYOUT_AMOUNT = 10_000
 FAILING_ACCOUNT_HOOK = hookspecs.pytest_conformance_failing_account_number
 
 
-def _state(config: pytest.Config) -> SessionState:
-    state = config.stash.get(STATE_KEY, None)
-    if state is None:
-        pytest.skip("the conformance target is not configured in this run")
-    return state
-
-
 @pytest.fixture(scope="session")
 def profile(pytestconfig: pytest.Config) -> TargetProfile:
     """The target profile of this run."""
-    return _state(pytestconfig).profile
+    return session_state(pytestconfig).profile
 
 
 @pytest.fixture(scope="session")
@@ -94,19 +82,9 @@ def schema_registry() -> SchemaRegistry:
 
 
 @pytest.fixture(scope="session")
-def client(
-    pytestconfig: pytest.Config, profile: TargetProfile, schema_registry: SchemaRegistry
-) -> Iterator[TargetClient]:
+def client(pytestconfig: pytest.Config, profile: TargetProfile) -> Iterator[TargetClient]:
     """The client acting as the primary platform."""
-    assert profile.base_url is not None
-    target = TargetClient(
-        base_url=profile.base_url,
-        credentials=profile.primary,
-        timeout=profile.request_timeout,
-        registry=schema_registry,
-        log=_state(pytestconfig).log,
-        redactor=Redactor.for_profile(profile),
-    )
+    target = TargetClient.for_profile(profile, session_state(pytestconfig).log)
     yield target
     target.close()
 
@@ -131,44 +109,6 @@ def production_credentials(profile: TargetProfile) -> Credentials:
             "or CONFORMANCE_PRODUCTION_CLIENT_ID/_SECRET)"
         )
     return profile.production
-
-
-@pytest.fixture(scope="session")
-def webhook_sink(
-    pytestconfig: pytest.Config, profile: TargetProfile, client: TargetClient
-) -> SinkView:
-    """The webhook sink, registered as the target's ``webhookEndpoint`` for this run."""
-    state = _state(pytestconfig)
-    if not profile.writes_allowed:
-        pytest.skip(
-            "the webhook sink changes webhookEndpoint, which is off in production "
-            "(opt in with --allow-production-writes true)"
-        )
-    if state.sink_error is not None:
-        pytest.fail(f"the webhook sink could not be set up: {state.sink_error}", pytrace=False)
-    if state.sink_control_url is None:
-        pytest.skip("the webhook sink is not running (its parts were not selected)")
-    control_url = state.sink_control_url
-
-    def probe() -> str | None:
-        probed = probe_test_event(client, control_url, profile.webhook_timeout)
-        return probed.unproven(profile.webhook_public_key)
-
-    # its waits are counted: a run whose webhooks never arrive stops early (delivery_health)
-    return WatchedSinkView(
-        control_url,
-        public_key=profile.webhook_public_key,
-        sink_url=state.sink_url or control_url,
-        remedies=sink_remedies(profile),
-        probe=probe if profile.environment == "sandbox" else None,
-    )
-
-
-@pytest.fixture(scope="session")
-def webhook_sink_url(pytestconfig: pytest.Config) -> str | None:
-    """The sink's URL when it is registered with the target, else None."""
-    state = _state(pytestconfig)
-    return state.sink_url if state.sink_error is None else None
 
 
 @pytest.fixture

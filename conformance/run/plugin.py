@@ -22,12 +22,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import allure
 import pytest
 from hypothesis import HealthCheck, settings
 
 from conformance.contract.markers import (
-    REQUESTS_PROPERTY,
     apply_item_labels,
     check_adapter_hook_marks,
     item_part,
@@ -35,13 +33,12 @@ from conformance.contract.markers import (
     select_parts,
 )
 from conformance.contract.markers import skip_reason as marker_skip_reason
-from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.contract.requirements import PARTS
 from conformance.exchange.client import TARGET_HEALTH
 from conformance.ground import hookspecs, options, progress, redaction, stop_signal
 from conformance.ground.datafiles import SUITES_DIR
 from conformance.ground.exit_codes import EXIT_NOT_RUN
-from conformance.ground.locks import forget_platform_locks
-from conformance.ground.profile import TargetProfile, load_profile
+from conformance.ground.profile import TargetProfile, run_profile
 from conformance.ground.secrets import (
     known_secrets,
     known_short_codes,
@@ -50,22 +47,15 @@ from conformance.ground.secrets import (
     register_secret,
 )
 from conformance.reporting import run_plan
-from conformance.reporting.exchange_evidence import record as record_exchanges
-from conformance.reporting.exchange_evidence import start as start_evidence
-from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
-from conformance.run import embedded, warm_workers
-from conformance.run.embedded import EmbeddedStartError, wallet_settings
+from conformance.reporting.summaries import SummaryReporter, last_outcome
+from conformance.run import embedded, report_writers, warm_workers, webhook_sink
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
-from conformance.run.target_client import plumbing_client
 from conformance.run.worker_signals import WORKER_PIDS_INPUT, WorkerPids, record_worker_pid
 
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
-MAX_ATTACHED_EXCHANGES = 40
-SINK_PARTS = frozenset({"webhooks", "transitions"})
-EMBEDDED_STOP_GRACE_S = 0.05
 # One failure per test, so its message is the conformance clause, not an exception group.
 settings.register_profile(
     "conformance-base",
@@ -156,7 +146,7 @@ def _configure_controller(config: pytest.Config) -> None:
     _start_workers_warm(config)
     parts = _selected_parts(config)
     run_plan.install(config, parts)  # summary.json's `plan`
-    profile = load_profile(config)
+    profile = run_profile(config)  # resolved once per process
     run_plan.note_profile(config, profile)
     from conformance.reporting import baseline, waivers
 
@@ -167,42 +157,24 @@ def _configure_controller(config: pytest.Config) -> None:
     _register_secrets(profile)
     redaction.install_allure_scrubbing()
     if profile.embedded:
-        _start_embedded(state, embedded.sandbox_count(profile, _xdist_workers(config)))
+        embedded.start_lanes(state, embedded.sandbox_count(profile, _xdist_workers(config)))
     for lane in state.lanes():
         _register_secrets(lane.profile)
-    summary = SummaryReporter(
-        Path(state.profile.report_dir), default_catalogue(), _target_view(state.profile)
-    )
-    summary.baseline = earlier
-    start_evidence(config, state.profile)
+    summary = report_writers.start_reports(config, state.profile, earlier)
     checked = preflight(state.profile)
     TARGET_HEALTH.reset()
     if checked.problem is not None:
         _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
-    if parts & SINK_PARTS and state.profile.writes_allowed:
-        for lane in state.lanes():
-            _start_sink(lane)
-        _check_sinks(state, summary)
+    if parts & webhook_sink.SINK_PARTS and state.profile.writes_allowed:
+        problem = webhook_sink.start_sinks(state, summary.notes)
+        if problem is not None:
+            _stop_at_preflight(summary, *problem)
     _activate(config, state)
     if config.pluginmanager.hasplugin("xdist") and _xdist_workers(config):
         bridge = _XdistBridge(state)
         config.add_cleanup(bridge.worker_pids.close)
         config.pluginmanager.register(bridge, "conformance-xdist")
     config.pluginmanager.register(summary, "conformance-summary")
-
-
-def _check_sinks(state: SessionState, summary: SummaryReporter) -> None:
-    """Prove that the target's deliveries reach each lane's sink (``sink_check``): a run
-    whose webhooks cannot arrive ends here, as could not run."""
-    from conformance.run.sink_check import check_sink
-
-    for lane in state.lanes():
-        checked = check_sink(lane)
-        if checked.note is not None and checked.note not in summary.notes:
-            summary.notes.append(checked.note)
-            print(redaction.scrub(f"conformance: {checked.note}"), file=sys.stderr)
-        if checked.problem is not None:
-            _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
 
 
 def _stop_at_preflight(summary: SummaryReporter, problem: str, elapsed_s: float) -> None:
@@ -274,6 +246,8 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.run.interruption")
     config.pluginmanager.import_plugin("conformance.run.fixtures")
+    config.pluginmanager.import_plugin("conformance.run.webhook_sink")
+    config.pluginmanager.import_plugin("conformance.run.report_writers")
     config.pluginmanager.import_plugin("conformance.run.answer_guard")
     from conformance.exchange import rate_limit
     from conformance.reporting import waivers
@@ -324,111 +298,6 @@ def _import_adapter(name: str) -> Any:
     return module
 
 
-def _target_view(profile: TargetProfile) -> dict[str, Any]:
-    """The target as the summary names it, with the profile settings the run took on trust
-    (the target does not show them: the summary's hints compare its failures with them)."""
-    return {
-        "base_url": profile.base_url,
-        "environment": profile.environment,
-        "regulated": profile.regulated,
-        "skip_verification_paperwork": profile.skip_verification_paperwork,
-        "features": list(profile.features),
-    }
-
-
-def _start_embedded(state: SessionState, count: int) -> None:
-    """Start the embedded sandbox, and ``count - 1`` more for the xdist workers (each a
-    lane of its own: ``SessionState.lane_for``); the profile points at the first."""
-    profile = state.profile
-    args = embedded.sandbox_args(
-        profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
-    )
-    launches: list[embedded.EmbeddedLaunch] = []
-    try:
-        # all started before any is waited for: their start-ups overlap
-        for _ in range(count):
-            launches.append(embedded.take_early(args) or embedded.launch_embedded(args))
-        sandboxes = [launch.ready() for launch in launches]
-    except BaseException as exc:  # an interrupt too: no sandbox is left running
-        for launch in launches:
-            launch.cancel()
-        if isinstance(exc, EmbeddedStartError | OSError):
-            raise pytest.UsageError(f"conformance: {exc}") from exc
-        raise
-    finally:
-        embedded.cancel_early()  # any the command line started beyond these
-    state.embedded = sandboxes[0]
-    state.profile = _embedded_profile(profile, sandboxes[0].info)
-    state.other_lanes = [
-        SessionState(profile=_embedded_profile(profile, sandbox.info), embedded=sandbox)
-        for sandbox in sandboxes[1:]
-    ]
-
-
-def _embedded_profile(profile: TargetProfile, info: dict[str, Any]) -> TargetProfile:
-    """``profile`` pointed at the embedded sandbox that printed ``info``."""
-    return profile.with_target(
-        info["base_url"],
-        client_id=info["client_id"],
-        client_secret=info["client_secret"],
-        second_client_id=info.get("second_client_id"),
-        second_client_secret=info.get("second_client_secret"),
-        production_client_id=info.get("production_client_id"),
-        production_client_secret=info.get("production_client_secret"),
-        webhook_public_key=profile.webhook_public_key or info.get("webhook_public_key_pem"),
-        # the sandbox names the adapter module that drives its hidden triggers
-        adapter=profile.adapter or info.get("adapter"),
-        # and the features it has enabled, on top of any the profile declares
-        features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
-        **wallet_settings(info, profile),
-    )
-
-
-def _start_sink(state: SessionState) -> None:
-    from conformance.webhooks.sink import EndpointRegistration, SinkServer
-
-    profile = state.profile
-    server = SinkServer(
-        host=profile.sink_host, https=profile.sink_https, public_url=profile.sink_public_url
-    )
-    server.start()
-    state.sink_server = server
-    state.sink_url = server.url
-    state.sink_control_url = server.control_url
-    plumbing = plumbing_client(profile)
-
-    def call(method: str, body: dict[str, Any] | None = None) -> Any:
-        response = plumbing.request(method, "/config", json=body, validate=False)
-        if not 200 <= response.status < 300:
-            raise RuntimeError(
-                f"{method} /config answered {response.status}: "
-                f"{response.content[:300].decode('utf-8', errors='replace')}"
-            )
-        return response.json
-
-    registration = EndpointRegistration(
-        get_config=lambda: call("GET"),
-        patch_config=lambda body: call("PATCH", body),
-        sink_url=server.url,
-    )
-    if server.ca_pem is not None:
-        # a target that must trust the sink's throwaway CA finds it beside the reports
-        ca_file = Path(profile.report_dir) / "sink-ca.pem"
-        ca_file.parent.mkdir(parents=True, exist_ok=True)
-        ca_file.write_bytes(server.ca_pem)
-    try:
-        registration.register()
-        state.registration = registration
-    except Exception as exc:  # any failure here is the target's; report it in the tests
-        state.sink_error = f"registering {server.url} as webhookEndpoint failed: {exc}"
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if session.config.stash.get(STATE_KEY, None) is not None:
-        redaction.install_terminal_scrubbing(session.config)
-
-
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is None or hasattr(config, "workerinput"):
@@ -436,48 +305,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     lanes = state.lanes()
     try:
         for lane in lanes:
-            _stop_sink(lane)
+            webhook_sink.stop_sink(lane)
         for lane in lanes:
             if lane.embedded is not None:
                 lane.embedded.begin_stop()  # it shuts down while the report folder is scrubbed
     finally:
         try:
-            # the last pass: whatever any writer left in the report folder, scrubbed
-            redaction.scrub_tree(Path(state.profile.report_dir))
+            report_writers.last_scrub(state.profile)
         finally:
             for lane in lanes:
-                _stop_embedded(lane)
-
-
-def _stop_sink(lane: SessionState) -> None:
-    """Put the target's webhookEndpoint back (not an embedded sandbox's: it is stopped next,
-    its state thrown away) and stop the sink."""
-    if lane.registration is not None:
-        try:
-            if lane.embedded is None:
-                lane.registration.restore()
-        except Exception as exc:  # the target may be why the run stopped; say so, go on
-            print(
-                redaction.scrub(f"conformance: could not restore webhookEndpoint: {exc}"),
-                file=sys.stderr,
-            )
-        lane.registration.uninstall()
-    if lane.sink_server is not None:
-        lane.sink_server.stop()
-
-
-def _stop_embedded(lane: SessionState) -> None:
-    """Stop an embedded sandbox at the end of the run, and drop its lock files."""
-    if lane.embedded is None:
-        return
-    profile = lane.profile
-    if profile.base_url is not None:
-        ids = [c.client_id for c in (profile.primary, profile.second) if c]
-        forget_platform_locks(profile.base_url, *ids)
-    # the run is done with it and its state is thrown away: what is left of its graceful
-    # shutdown (uvicorn lingers 0.1 s for open connections) is cut short; its database
-    # commits are already durable
-    lane.embedded.stop(grace_s=EMBEDDED_STOP_GRACE_S)
+                embedded.stop_lane(lane)
 
 
 class _XdistBridge:
@@ -534,47 +371,3 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     reason = marker_skip_reason(item, state.profile, item.config)
     if reason:
         pytest.skip(reason)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
-    outcome = yield
-    state = item.config.stash.get(STATE_KEY, None)
-    if state is None or item_part(item) is None:
-        return
-    report: pytest.TestReport = outcome.get_result()
-    if TARGET_HEALTH.down is not None:
-        report.user_properties.append((TARGET_DOWN_PROPERTY, TARGET_HEALTH.down))
-        item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
-    if call.when == "call" or (call.when == "setup" and not report.passed):
-        exchanges = state.log.take()
-        record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
-        report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
-        _attach_exchanges(exchanges)
-        if report.failed and exchanges:
-            shown = exchanges[-5:]
-            text = "\n\n".join(e.to_text() for e in shown)
-            report.sections.append(
-                (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
-            )
-    redaction.scrub_report(report)
-
-
-def _attach_exchanges(exchanges: list[Any]) -> None:
-    """One attachment per test holding its exchanges in order, each under its summary line.
-
-    One file per test rather than per exchange: a run writes ~3,000 exchanges, and each file
-    is written, then read back by the last redaction pass; the file count was a third of a
-    serial run's system time.
-    """
-    if not exchanges:
-        return
-    shown = exchanges[-MAX_ATTACHED_EXCHANGES:]
-    parts = []
-    if len(exchanges) > len(shown):
-        parts.append(f"{len(exchanges)} exchanges; the last {len(shown)} are attached")
-    first = len(exchanges) - len(shown) + 1
-    for index, exchange in enumerate(shown, first):
-        parts.append(f"=== {index:02d} {exchange.summary()} ===\n{exchange.to_text()}")
-    name = shown[0].summary() if len(exchanges) == 1 else f"exchanges ({len(exchanges)})"
-    allure.attach("\n\n".join(parts), name=name, attachment_type=allure.attachment_type.TEXT)

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange import rate_limit
+from conformance.exchange.client import TargetClient
 from conformance.exchange.rate_limit import retry_after_seconds
 from conformance.exchange.target_health import is_throttling, throttling_problem
 from conformance.ground.profile import TargetProfile
-from conformance.run.target_client import plumbing_client
 
 __all__ = ["PREFLIGHT_DEADLINE_S", "PreflightResult", "preflight"]
 
@@ -55,7 +55,9 @@ def _key_problem(profile: TargetProfile) -> str | None:
 
 def _target_problem(profile: TargetProfile) -> str | None:
     assert profile.base_url is not None
-    client = plumbing_client(profile, timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S))
+    client = TargetClient.for_profile(
+        profile, timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S)
+    )
     url = f"{profile.base_url}/config"
     try:
         response = None

@@ -26,7 +26,6 @@ from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.client import TargetClient
 from conformance.ground.profile import TargetProfile
 from conformance.run.state import SessionState
-from conformance.run.target_client import plumbing_client
 from conformance.webhooks.sink import (
     Delivery,
     SinkTimeout,
@@ -166,7 +165,7 @@ def check_sink(lane: SessionState) -> SinkCheck:
 def _probe(lane: SessionState) -> TestEventProbe:
     profile = lane.profile
     assert profile.base_url is not None and lane.sink_control_url is not None
-    client = plumbing_client(profile)
+    client = TargetClient.for_profile(profile)
     try:
         return probe_test_event(client, lane.sink_control_url, profile.webhook_timeout)
     finally:

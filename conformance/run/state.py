@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from conformance.exchange.client import ExchangeLog
 from conformance.ground.profile import TargetProfile
-from conformance.run.embedded import EmbeddedSandbox
 
-__all__ = ["STATE_KEY", "SessionState"]
+if TYPE_CHECKING:  # the embedded module builds sessions: it imports this one
+    from conformance.run.embedded import EmbeddedSandbox
+
+__all__ = ["STATE_KEY", "SessionState", "session_state"]
 
 
 @dataclass
@@ -61,3 +63,12 @@ class SessionState:
 
 
 STATE_KEY = pytest.StashKey[SessionState]()
+
+
+def session_state(config: pytest.Config) -> SessionState:
+    """This process's session; skips the asking test when the run has no conformance target
+    (a project test that asks for a suite fixture)."""
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        pytest.skip("the conformance target is not configured in this run")
+    return state
