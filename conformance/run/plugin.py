@@ -158,6 +158,7 @@ def _configure_controller(config: pytest.Config) -> None:
     redaction.install_allure_scrubbing()
     if profile.embedded:
         embedded.start_lanes(state, embedded.sandbox_count(profile, _xdist_workers(config)))
+        run_plan.note_profile(config, state.profile)  # with what the sandbox told it
     for lane in state.lanes():
         _register_secrets(lane.profile)
     summary = report_writers.start_reports(config, state.profile, earlier)
