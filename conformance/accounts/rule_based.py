@@ -65,14 +65,13 @@ class RuleBasedAccounts:
         ACTIVE USD internal account."""
         __tracebackhide__ = True
         money = self.money
-        with money.stable_config():
-            fields = money.customer_fields([CURRENCY], terms=True)
-            if kind == "BUSINESS":
-                customer = money.onboarding.business("004", **fields)
-                status = money.decide(customer, "004")
-            else:
-                customer = money.onboarding.individual("", **fields)
-                status = money.decide(customer, "")
+        fields = money.customer_fields([CURRENCY], terms=True)
+        if kind == "BUSINESS":
+            customer = money.onboarding.business("004", **fields)
+            status = money.decide(customer, "004")
+        else:
+            customer = money.onboarding.individual("", **fields)
+            status = money.decide(customer, "")
         if status != "APPROVED":
             pytest.skip(
                 f"the target did not approve a {kind.lower()} without a scenario suffix "

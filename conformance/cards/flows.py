@@ -82,8 +82,7 @@ class Cards:
     def issue(self, funds: int = 100_000, currency: str = "USD") -> Card:
         """A card on a new approved customer's internal account funded with ``funds``."""
         __tracebackhide__ = True
-        with self.money.stable_config():
-            customer = self.money.approved_customer([currency])
+        customer = self.money.approved_customer([currency])
         account = self.money.funded_account(customer, currency, funds)
         record = self._call(ISSUE_HOOK, internal_account_id=account["id"])
         card = _named(record, ISSUE_HOOK, "an issued card")

@@ -9,8 +9,7 @@ lets such a name resolve either way, so a business whose registration number end
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from conformance.customers.bodies import business_body, consent_entry
 from conformance.customers.onboarding import Onboarding, status_field
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
 from conformance.exchange.client import TargetClient
-from conformance.ground.locks import platform_lock
 from conformance.ground.profile import TargetProfile
 
 __all__ = ["CustomerSetup"]
@@ -57,14 +55,6 @@ class CustomerSetup:
                 f"{list(wanted)}, the currencies the suite moves money in"
             )
         return chosen
-
-    @contextmanager
-    def stable_config(self) -> Iterator[None]:
-        """Hold the platform's configuration lock (see the ``config_lock`` fixture) while
-        set-up depends on the configuration; never inside ``config_lock`` itself."""
-        assert self.client.credentials is not None
-        with platform_lock(self.client.base_url, self.client.credentials.client_id):
-            yield
 
     def customer_fields(self, currencies: Sequence[str], *, terms: bool) -> dict[str, Any]:
         fields: dict[str, Any] = {"currencies": list(currencies)}

@@ -13,7 +13,7 @@ CLAUSE = "§5 Authentication — SCA"
 
 
 @pytest.mark.requirement("SCA-NON-SCA-NO-CHALLENGE")
-def test_customers_outside_sca_never_see_a_challenge(money, config_lock):
+def test_customers_outside_sca_never_see_a_challenge(money):
     """A customer living in the US, paying in EUR and in USD."""
     currencies = money.currencies(("EUR", "USD"))
     wallet = money.wallet(currencies)

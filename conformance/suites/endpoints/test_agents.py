@@ -25,16 +25,14 @@ MOVED_ON = ("PROCESSING", "COMPLETED", "FAILED")
 
 @pytest.mark.requirement("AGENT-DEVICE-CODE-REDEEM")
 def test_redeeming_a_device_code_returns_an_access_token(agents, money):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     session = agents.session(customer["id"])  # checks 2xx and a non-empty accessToken
     check(bool(session.token), REDEEM_CLAUSE, "accessToken is returned", observed="<empty>")
 
 
 @pytest.mark.requirement("TRANSACTION-APPROVE-AGENT")
 def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, client, profile):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     source = money.funded_account(customer, "USD", 100_000)
     destination = money.external_account(customer["id"], "USD")
     agent = agents.session(customer["id"])

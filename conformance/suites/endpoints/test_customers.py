@@ -25,7 +25,7 @@ GENERATORS = {"INDIVIDUAL": valid_individuals, "BUSINESS": valid_businesses}
 
 @pytest.mark.requirement("CUSTOMER-CREATE", "CUSTOMER-GET", "CUSTOMER-TYPE-VALUES")
 @pytest.mark.parametrize("kind", ["INDIVIDUAL", "BUSINESS"])
-def test_generated_valid_customers_are_created_and_read_back_unchanged(client, config_lock, kind):
+def test_generated_valid_customers_are_created_and_read_back_unchanged(client, kind):
     currencies = provider_requirements(client.get("/config").json)
 
     @given(body=GENERATORS[kind](currencies))

@@ -16,8 +16,7 @@ CLAUSE = "§4 Accounts"
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-CREATE", "SANDBOX-ACCOUNT-NUMBERS-NOT-VALIDATED")
@@ -50,7 +49,7 @@ def test_an_external_account_is_registered_and_returned(money, wallet, digits):
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-REUSABLE")
-def test_an_external_account_serves_more_than_one_quote(money, wallet, config_lock):
+def test_an_external_account_serves_more_than_one_quote(money, wallet):
     corridor = wallet.corridor("USD", "USD")
     for amount in (10_000, 20_000):
         executed = money.pay(corridor.source_id, corridor.destination_id, amount)

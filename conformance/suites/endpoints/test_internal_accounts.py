@@ -15,8 +15,7 @@ SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
 
 @pytest.fixture(scope="module")
 def customer(money):
-    with money.stable_config():
-        return money.approved_customer()
+    return money.approved_customer()
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-LIST")

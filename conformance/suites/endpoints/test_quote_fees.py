@@ -28,8 +28,7 @@ CLAUSE = "§4 Quotes and transactions"
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 def _cross_currency_or_skip(chosen):
@@ -54,7 +53,7 @@ def payee(money, wallet, transfers):
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
-def routes(request, money, wallet, payee, transfers, config_lock, advisory):
+def routes(request, money, wallet, payee, transfers, advisory):
     """Every shape of source and destination, in the currency relation of the param."""
     if payee.refusal:
         advisory(payee.refusal)
@@ -113,7 +112,7 @@ def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, routes, advi
 
 @pytest.mark.requirement("FEES-FIXED-FOR-QUOTE-LIFE", "QUOTE-EXECUTE-DEBITS-SOURCE")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side, config_lock):
+def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side):
     corridor = corridors[-1]
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     quote = money.quote(corridor.body(side, 123_456))

@@ -16,8 +16,7 @@ CLAUSE = "§4 Quotes and transactions"
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.mark.requirement(
@@ -36,7 +35,7 @@ def wallet(money):
     ],
     ids=["required-fields-only", "description", "remittance-information", "explicit-false"],
 )
-def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, config_lock, extra):
+def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, extra):
     """No paymentRail (the service chooses one), no immediatelyExecute (false by default), no
     purposeOfPayment (its values are not shown)."""
     response = money.create_quote(wallet.corridor().body(**extra))

@@ -18,7 +18,7 @@ AMOUNT = 20_000
 
 
 @pytest.mark.requirement("QUOTE-ALL-TRANSFER-KINDS")
-def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers, config_lock):
+def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers):
     currencies = money.currencies(("USD", "EUR"))
     if "USD" not in currencies:
         pytest.skip("the platform's supportedCurrencies do not include USD")

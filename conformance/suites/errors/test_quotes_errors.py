@@ -25,7 +25,7 @@ def error_code(response):
 
 @pytest.mark.requirement("END-USER-TERMS-NOT-ACCEPTED")
 def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platforms(
-    money, profile, config_lock, advisory
+    money, profile, advisory
 ):
     customer = money.approved_customer(["USD"], terms=False)
     source = money.active_account(customer["id"], "USD")

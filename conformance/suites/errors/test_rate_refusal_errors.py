@@ -22,14 +22,13 @@ CODE = "QUOTE_RATE_UNAVAILABLE"
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-ERROR")
 def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailable(
-    money, wallet, adapter, config_lock
+    money, wallet, adapter
 ):
     corridor = wallet.corridors()[-1]  # cross-currency where the platform supports two
     quote = money.quote(corridor.body("SENDING", 20_000))

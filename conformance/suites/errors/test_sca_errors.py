@@ -35,7 +35,7 @@ def _still_awaiting(sca, quote, why):
 
 @needs_adapter_hook(PROOF_HOOK)
 @pytest.mark.requirement("SCA-SESSION-REQUIRED-409")
-def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advisory):
+def test_authorization_without_an_sca_session_answers_409(sca, advisory):
     """The interface names 409 ``SCA_SESSION_REQUIRED`` on authorization ("may answer"),
     not that every authorization needs a session: a target that authorizes a valid proof
     without one is an advisory; one that refuses it must refuse with that answer."""
@@ -64,7 +64,7 @@ def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advi
 
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-ACCOUNT-LOCKED-423")
-def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, config_lock, advisory):
+def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, advisory):
     wallet = sca.wallet(("EUR",))
     sca.login_ok(wallet.customer_id)
     quote = sca.challenged(wallet)
@@ -122,7 +122,7 @@ def _answers_409(response, endpoint):
 
 @pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
 @pytest.mark.parametrize("executed", [False, True], ids=["pending-quote", "executed-quote"])
-def test_quote_authorization_answers_409_for_customers_outside_sca(sca, config_lock, executed):
+def test_quote_authorization_answers_409_for_customers_outside_sca(sca, executed):
     """The body is the interface's ``{code}``; the customer has no challenge to answer. A
     PENDING quote too: on an executed quote a 409 could come from the quote's state alone,
     so only the PENDING one shows that the customer is refused for being outside SCA."""
@@ -132,7 +132,7 @@ def test_quote_authorization_answers_409_for_customers_outside_sca(sca, config_l
 
 
 @pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
-def test_sca_login_answers_409_for_customers_outside_sca(sca, config_lock):
+def test_sca_login_answers_409_for_customers_outside_sca(sca):
     """The login body is not shown: the adapter's is sent when there is one, else
     ``{customerId, code}``; the 409 must not depend on the proof, since the customer is
     outside SCA. Without an adapter a 400 may be the target reading the body another way,

@@ -19,12 +19,11 @@ QUOTES_CLAUSE = "§4 Quotes and transactions"
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.mark.requirement("LIMIT-REMITTANCE-INFORMATION-80")
-def test_remittance_information_of_80_characters_is_accepted(money, wallet, config_lock):
+def test_remittance_information_of_80_characters_is_accepted(money, wallet):
     response = money.create_quote(wallet.corridor().body(remittanceInformation="R" * 80))
     assert_status(response, 201, CLAUSE, "remittanceInformation of 80 characters is accepted")
 
@@ -38,7 +37,7 @@ def test_remittance_information_over_80_characters_is_refused(money, wallet, len
 
 @pytest.mark.requirement("LIMIT-QUOTE-LIFETIME", "QUOTE-TIMESTAMPS")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, config_lock, side):
+def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, side):
     quote = money.quote(wallet.corridor().body(side))
     created, expires = (
         parse_timestamp(quote.get("createdAt")),
@@ -63,7 +62,7 @@ def override(profile, bps, fixed):
 
 
 @pytest.mark.requirement("QUOTE-PLATFORM-FEE-OVERRIDE-USD")
-def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wallet, config_lock):
+def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wallet):
     targets = [c for c in wallet.destinations if c != "USD"] or ["USD"]
     body = wallet.corridor("USD", targets[0]).body(
         "SENDING", 100_000, platformFeeOverride=override(profile, 50, 10)

@@ -21,7 +21,7 @@ TOLERANCE = timedelta(minutes=10)
 
 @needs_adapter_hook(LOGIN_HOOK)
 @pytest.mark.requirement("LIMIT-SCA-SESSION-180-DAYS")
-def test_an_sca_session_lasts_180_days(sca, config_lock):
+def test_an_sca_session_lasts_180_days(sca):
     customer = sca.customer(("EUR",))
     session = sca.login_ok(customer["id"])
     now = sca.money.server_time() or datetime.now(UTC)

@@ -27,7 +27,7 @@ MOST_PAYMENTS = 20
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-TRANSACTION-SIZE-400")
-def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, config_lock):
+def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter):
     limits = transaction_limits(adapter, CURRENCY)
     wallet = money.wallet((CURRENCY,), funds=2 * limits.size + 1_000_000)
     corridor = wallet.corridor(CURRENCY, CURRENCY)
@@ -46,7 +46,7 @@ def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, 
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-DAILY-VOLUME-429")
-def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter, config_lock):
+def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter):
     limits = transaction_limits(adapter, CURRENCY)
     step = min(limits.size, limits.daily)
     payments = limits.daily // step

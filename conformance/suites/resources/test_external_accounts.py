@@ -23,8 +23,7 @@ STATUSES = {"ACTIVE", "PENDING_OWNERSHIP_VERIFICATION", "UNVERIFIED"}
 
 @pytest.fixture(scope="module")
 def customer(money):
-    with money.stable_config():
-        return money.approved_customer(money.currencies())
+    return money.approved_customer(money.currencies())
 
 
 @pytest.mark.requirement(

@@ -26,8 +26,7 @@ STATUSES = {"PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"}
 @pytest.fixture(scope="module")
 def accounts(money):
     """An approved customer and its listed internal accounts (one ACTIVE in USD at least)."""
-    with money.stable_config():
-        customer = money.approved_customer(money.currencies())
+    customer = money.approved_customer(money.currencies())
     money.active_account(customer["id"], "USD")
     return customer, money.internal_accounts(customer["id"])
 

@@ -30,8 +30,7 @@ STATUSES = {"PENDING", "PROCESSING", "COMPLETED", "PENDING_AUTHORIZATION", "EXPI
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
@@ -52,7 +51,7 @@ def corridor(request, wallet):
     "COMMON-CURRENCY-DECIMALS",
 )
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_describes_the_request_it_answers(money, corridor, config_lock, advisory, side):
+def test_a_quote_describes_the_request_it_answers(money, corridor, advisory, side):
     body = corridor.body(side, 54_321)
     quote = money.quote(body)
     check(
@@ -110,7 +109,7 @@ def test_a_quote_describes_the_request_it_answers(money, corridor, config_lock, 
 
 
 @pytest.mark.requirement("FEES-RATE-DETAILS-FIELDS")
-def test_rate_details_name_the_service_and_counterparty_components(money, corridor, config_lock):
+def test_rate_details_name_the_service_and_counterparty_components(money, corridor):
     quote = money.quote(corridor.body("SENDING", 54_321))
     details = quote.get("rateDetails")
     missing = [n for n in RATE_DETAILS if not isinstance(details, dict) or n not in details]

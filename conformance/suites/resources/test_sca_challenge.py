@@ -23,7 +23,7 @@ FACTORS_SEEN = ("SMS_OTP", "PASSKEY")
 
 
 @pytest.mark.requirement("SCA-CHALLENGE-SHAPE")
-def test_an_sca_challenge_has_the_documented_shape(sca, config_lock, advisory):
+def test_an_sca_challenge_has_the_documented_shape(sca, advisory):
     wallet = sca.wallet(("EUR",))
     quote = sca.challenged(wallet)
     challenge = challenge_of(quote) or {}
@@ -76,13 +76,13 @@ def _challenged_jit_quote(sca, wallet):
 
 
 @pytest.mark.requirement("SCA-PAYMENT-INSTRUCTIONS-WITHHELD")
-def test_a_just_in_time_quote_withholds_its_instructions_while_challenged(sca, config_lock):
+def test_a_just_in_time_quote_withholds_its_instructions_while_challenged(sca):
     _challenged_jit_quote(sca, sca.wallet(("EUR",)))
 
 
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-PAYMENT-INSTRUCTIONS-WITHHELD")
-def test_a_just_in_time_quote_shows_its_instructions_once_authorized(sca, config_lock):
+def test_a_just_in_time_quote_shows_its_instructions_once_authorized(sca):
     wallet = sca.wallet(("EUR",))
     sca.login_ok(wallet.customer_id)
     quote = _challenged_jit_quote(sca, wallet)

@@ -22,7 +22,7 @@ HELD = ("PENDING", "PROCESSING")
 
 @needs_adapter_hook(HELD_ACCOUNT_HOOK)
 @pytest.mark.requirement("TRANSACTION-PENDING-REASON")
-def test_a_transaction_held_for_compliance_review_states_why(money, adapter, config_lock):
+def test_a_transaction_held_for_compliance_review_states_why(money, adapter):
     wallet = money.wallet(("USD",))
     number = held_account_number(adapter, "USD")
     held = money.external_account(wallet.customer_id, "USD", number=number)

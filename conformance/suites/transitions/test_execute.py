@@ -27,12 +27,11 @@ AMOUNT = 25_000
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 @pytest.mark.requirement("QUOTE-CREATE-PENDING", "QUOTE-CREATE-TRANSACTION-ID")
-def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet, config_lock):
+def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet):
     quote = money.quote(wallet.corridor().body(amount=AMOUNT))
     check(
         quote.get("status") == "PENDING",
@@ -57,7 +56,7 @@ def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet, config_
     "KYC-APPROVED-UNLOCKS-MONEY",
 )
 def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
-    money, wallet, config_lock, advisory
+    money, wallet, advisory
 ):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
@@ -105,7 +104,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
     "TRANSACTION-PROCESSING-TO-COMPLETED",
     "SANDBOX-INSTANT-SETTLEMENT",
 )
-def test_a_payment_settles_processing_then_completed(money, wallet, payment_events, config_lock):
+def test_a_payment_settles_processing_then_completed(money, wallet, payment_events):
     corridor = wallet.corridor()
     executed = money.pay(corridor.source_id, corridor.destination_id, AMOUNT)
     transaction = money.completed(wallet.customer_id, executed["transactionId"])
@@ -131,9 +130,7 @@ def test_a_payment_settles_processing_then_completed(money, wallet, payment_even
     "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",
     "TRANSACTION-REFUND-OBJECT",
 )
-def test_a_failed_payout_fails_and_its_debit_is_refunded(
-    money, wallet, payment_events, config_lock
-):
+def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_events):
     failing = money.failing_external_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
     before = money.account_balances(wallet.customer_id, source)
@@ -167,7 +164,7 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-DEBITS-SOURCE")
-def test_immediate_execution_creates_and_executes_in_one_request(money, wallet, config_lock):
+def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     response = money.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
@@ -193,7 +190,7 @@ def test_immediate_execution_creates_and_executes_in_one_request(money, wallet, 
 
 
 @pytest.mark.requirement("SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT")
-def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money, config_lock):
+def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money):
     """Paid next to an ordinary payout: once that one has settled, the 005 one has not. On
     a customer of its own, whose balance the unsettled payout holds."""
     wallet = money.wallet(("USD",))

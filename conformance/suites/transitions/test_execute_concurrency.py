@@ -23,8 +23,7 @@ AMOUNT = 40_000
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def execute_together(money, quote_id, threads=THREADS):
@@ -46,9 +45,7 @@ def execute_together(money, quote_id, threads=THREADS):
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-PROCESSING")
 @pytest.mark.parametrize("round_", range(ROUNDS))
-def test_simultaneous_executes_of_one_quote_debit_the_source_once(
-    money, wallet, config_lock, advisory, round_
-):
+def test_simultaneous_executes_of_one_quote_debit_the_source_once(money, wallet, advisory, round_):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     quote = money.quote(corridor.body(amount=AMOUNT))

@@ -33,8 +33,7 @@ SMALL = 10_000  # 100.00 USD
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-PENDING-USABLE")

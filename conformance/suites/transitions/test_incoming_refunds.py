@@ -36,8 +36,7 @@ DEPOSIT = 4_321
 def test_a_returned_incoming_deposit_is_refunded_with_its_events(
     money, adapter, resource_events, profile
 ):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = money.active_account(customer["id"], "USD")
     before = money.account_balances(customer["id"], account["id"])
     transaction = returned_deposit(adapter, account["id"], DEPOSIT)

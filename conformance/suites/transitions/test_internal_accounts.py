@@ -22,7 +22,7 @@ VERIFICATION_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-PENDING-TO-ACTIVE")
-def test_accounts_of_a_customer_become_active_once_provisioned(money, config_lock, advisory):
+def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
     """A business (never resolved at creation) is listed, then approved (suffix 004)."""
     business = money.onboarding.business("004", **money.customer_fields(["USD"], terms=True))
     early = money.internal_accounts(business["id"])
@@ -56,7 +56,7 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, config_loc
 @pytest.mark.requirement(
     "KYC-PENDING-BLOCKS-MONEY", "KYC-PENDING-ALLOWS-SETUP", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, config_lock, advisory):
+def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, advisory):
     customer = money.pending_customer()
     response = money.create_external(customer["id"], "USD", "40012345000")
     check(

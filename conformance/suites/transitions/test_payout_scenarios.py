@@ -26,8 +26,7 @@ NAME_SUFFIXES = ("100", "101", "102")
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def _reconciled(money, wallet, before, transactions):
@@ -53,9 +52,7 @@ def _reconciled(money, wallet, before, transactions):
 
 @pytest.mark.starts_early("slow_payout_under_way")
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT")
-def test_a_slow_payment_to_a_003_identifier_still_settles(
-    money, slow_payout_under_way, config_lock, advisory
-):
+def test_a_slow_payment_to_a_003_identifier_still_settles(money, slow_payout_under_way, advisory):
     """The payout is executed when the run starts and this test runs last, so the wait for
     it to settle overlaps with the rest of the run."""
     payout = slow_payout_under_way
@@ -76,7 +73,7 @@ def test_a_slow_payment_to_a_003_identifier_still_settles(
 
 
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON")
-def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, config_lock, advisory):
+def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, advisory):
     before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     settled = []
     for suffix in NAME_SUFFIXES:

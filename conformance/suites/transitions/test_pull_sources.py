@@ -25,7 +25,7 @@ AMOUNT = 15_000
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-PROCESSING")
-def test_a_pull_source_executes_like_a_prefunded_one(money, config_lock, advisory):
+def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
     customer = money.approved_customer(("USD",))
     destination = money.active_account(customer["id"], "USD")["id"]
     pulled = money.external_account(customer["id"], "USD")["id"]
@@ -101,7 +101,7 @@ def _final(transaction):
 @pytest.mark.requirement(
     "SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON"
 )
-def test_a_pull_sources_suffix_selects_its_scenario(money, config_lock):
+def test_a_pull_sources_suffix_selects_its_scenario(money):
     """§4 Sandbox behaviours: the last digits select the scenario "whenever the account is a
     pull source or payout destination". A pull from the adapter's failing identifier fails
     with a failureReason and moves no money; a pull from one ending in 005 does not settle

@@ -24,14 +24,13 @@ AMOUNT = 30_000
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-NOTHING-EXCHANGED")
 def test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers(
-    money, wallet, adapter, payment_events, config_lock
+    money, wallet, adapter, payment_events
 ):
     corridor = wallet.corridors()[-1]
     before = money.account_balances(wallet.customer_id, corridor.source_id)

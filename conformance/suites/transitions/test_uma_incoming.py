@@ -22,9 +22,7 @@ AMOUNT = 12_345
 
 
 @pytest.mark.requirement("UMA-INCOMING-PAYMENT")
-def test_an_incoming_uma_payment_creates_an_incoming_transaction(
-    money, transfers, adapter, config_lock
-):
+def test_an_incoming_uma_payment_creates_an_incoming_transaction(money, transfers, adapter):
     customer = money.approved_customer(("USD",))
     account = money.active_account(customer["id"], "USD")
     adapter.call(

@@ -19,7 +19,7 @@ REMOVED = ("EXECUTION_FAILED_POST_DEBIT", "SETTLEMENT_FAILED", "TIMEOUT", "MANUA
 
 
 @pytest.mark.requirement("VERSION-REMOVED-FAILURE-REASONS")
-def test_a_failed_payout_reports_no_removed_failure_reason(money, config_lock):
+def test_a_failed_payout_reports_no_removed_failure_reason(money):
     wallet = money.wallet(("USD",))
     failing = money.failing_external_account(wallet.customer_id)
     executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 10_000)

@@ -20,8 +20,7 @@ pytestmark = [
     "REFUND-INCOMING-EVENTS", "WEBHOOK-PAYMENT-DATA-IS-TRANSACTION", "WEBHOOK-SIGNATURE"
 )
 def test_incoming_refund_events_are_signed_transactions_in_order(money, adapter, resource_events):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = money.active_account(customer["id"], "USD")
     transaction = returned_deposit(adapter, account["id"], 2_500)
     events = refund_events(resource_events, transaction["id"])

@@ -25,9 +25,8 @@ CLAUSE = "§6 Events — invitation claimed"
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
 def test_claiming_an_invitation_notifies_the_platform(invitations, money, resource_events):
-    with money.stable_config():
-        inviter = money.approved_customer(["USD"])
-        invitee = money.approved_customer(["USD"])
+    inviter = money.approved_customer(["USD"])
+    invitee = money.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     mark = resource_events.mark()
     invitations.claim(invitation, invitee["id"])
