@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -88,17 +89,21 @@ class Ownership:
         """``POST .../challenge``: what the customer's wallet must answer."""
         __tracebackhide__ = True
         response = self.money.client.post(f"{BASE}/{account['id']}/challenge")
-        check(
-            200 <= response.status < 300 and isinstance(response.json, dict),
-            ACCOUNTS_CLAUSE,
+        statement = (
             "POST /customers/external-accounts/{id}/challenge starts ownership verification "
-            "of an account PENDING_OWNERSHIP_VERIFICATION",
-            expected="2xx with a JSON object",
-            observed=(response.status, response.content[:300]),
+            "of an account PENDING_OWNERSHIP_VERIFICATION"
+        )
+        body = required_json(response, ACCOUNTS_CLAUSE, statement)
+        check(
+            isinstance(body, dict),
+            ACCOUNTS_CLAUSE,
+            statement,
+            expected="a JSON object",
+            observed=response.content[:300],
             exchange=response.exchange,
         )
-        body: dict[str, Any] = response.json
-        return body
+        challenge: dict[str, Any] = body
+        return challenge
 
     def prove(self, account: dict[str, Any], *, valid: bool) -> ApiResponse:
         """Challenge, then ``POST .../verify`` with a valid or a failing proof."""

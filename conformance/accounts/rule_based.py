@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -108,15 +108,7 @@ class RuleBasedAccounts:
     def created(self, response: ApiResponse, statement: str) -> dict[str, Any]:
         """The account of a ``201`` answer; fails with §4 Accounts otherwise."""
         __tracebackhide__ = True
-        check(
-            response.status == 201,
-            CLAUSE,
-            statement,
-            expected=201,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
-        )
-        account: dict[str, Any] = response.json
+        account: dict[str, Any] = required_json(response, CLAUSE, statement, status=201)
         return account
 
     def new_account(self, holder: Holder, **extra: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, RawAuthorization, TargetClient
 from conformance.ground import hookspecs
 from conformance.ground.secrets import register_secret
@@ -83,15 +84,9 @@ class Agents:
         """A new agent of the customer with its access token, redeemed and checked."""
         __tracebackhide__ = True
         response = self.redeem(self.device_code(customer_id))
-        check(
-            200 <= response.status < 300,
-            REDEEM_CLAUSE,
-            "redeeming a device code succeeds and returns accessToken",
-            expected="2xx",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+        body = required_json(
+            response, REDEEM_CLAUSE, "redeeming a device code succeeds and returns accessToken"
         )
-        body = response.json
         token = body.get("accessToken") if isinstance(body, dict) else None
         check(
             isinstance(token, str) and token.strip() != "",

@@ -17,7 +17,7 @@ from typing import Any
 
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
-from conformance.exchange.assertions import adapter_record
+from conformance.exchange.assertions import adapter_record, required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -143,15 +143,13 @@ class Cards:
         """The card's transactions as listed, each checked against §2 CardTransaction."""
         __tracebackhide__ = True
         response = self.listing(card_id, **params)
-        check(
-            response.status == 200,
+        listed = required_json(
+            response,
             LIST_CLAUSE,
             "GET /transactions accepts the cardId filter and lists the card's transactions",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        items = contract.list_items(response.json)
+        items = contract.list_items(listed)
         check(
             items is not None,
             LIST_CLAUSE,

@@ -22,6 +22,7 @@ from conformance.customers.verification_outcomes import (
     Outcome,
     expected,
 )
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 
 __all__ = [
@@ -99,15 +100,13 @@ def submit_and_check(
             observed=after,
         )
         return response, after
-    check(
-        response.status in (200, 201),
+    verification = required_json(
+        response,
         SUBMIT_CLAUSE,
         "POST /verifications {customerId} returns a Verification",
-        expected="200 or 201",
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=(200, 201),
     )
-    verification_status = response.json.get("verificationStatus")
+    verification_status = verification.get("verificationStatus")
     if outcome.shown:
         check(
             outcome.allows_verification(verification_status),

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.contract.failures import check
 from conformance.contract.markers import skip_for_missing_hook
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
@@ -147,16 +147,12 @@ class Transfers:
         """Pay a just-in-time quote through the sandbox; the Transaction answered."""
         __tracebackhide__ = True
         response = self.send(quote_id, currency, amount)
-        check(
-            200 <= response.status < 300,
+        transaction: dict[str, Any] = required_json(
+            response,
             SEND_CLAUSE,
             "POST /sandbox/send {quoteId, currencyCode} with the funding-source currency pays a "
             "PENDING just-in-time quote and returns the Transaction",
-            expected="2xx",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
         )
-        transaction: dict[str, Any] = response.json
         return transaction
 
     def pay_instructions(
@@ -173,15 +169,12 @@ class Transfers:
         """GET /quotes/{quoteId}."""
         __tracebackhide__ = True
         response = self.client.get(f"/quotes/{quote_id}")
-        check(
-            response.status == 200,
+        quote: dict[str, Any] = required_json(
+            response,
             QUOTES_CLAUSE,
             "GET /quotes/{quoteId} returns a quote the platform created",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        quote: dict[str, Any] = response.json
         return quote
 
     # -- UMA destinations ----------------------------------------------------------------
@@ -242,18 +235,15 @@ class Transfers:
         __tracebackhide__ = True
         body = self.wallet_body(customer_id, currency)
         response = self.client.post("/customers/external-accounts", json=body)
-        check(
-            response.status in (200, 201),
+        account: dict[str, Any] = required_json(
+            response,
             ACCOUNTS_CLAUSE,
             "POST /customers/external-accounts registers a wallet (accountInfo with accountType "
             "and address)",
-            expected="200 or 201",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=(200, 201),
             hint="set [field_names] wallet_account_type in the profile if the target names the "
             "wallet type otherwise",
         )
-        account: dict[str, Any] = response.json
         return account
 
     # -- the deprecated transfer endpoints (§9.2) ----------------------------------------

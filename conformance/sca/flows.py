@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import Money, Wallet
@@ -100,21 +101,20 @@ class Sca:
         __tracebackhide__ = True
         quote = self.money.quote(wallet.corridor("EUR", destination).body(amount=amount))
         response = self.money.execute(quote["id"])
-        check(
-            200 <= response.status < 300
-            and response.json.get("status") == AWAITING
-            and challenge_of(response.json) is not None,
-            TRANSITION_CLAUSE,
+        statement = (
             "execute on a quote of a customer who requires SCA (an EU customer sending EUR) "
-            "answers the quote PENDING_AUTHORIZATION with an scaChallenge",
-            expected="2xx, status PENDING_AUTHORIZATION, scaChallenge object",
-            observed=(
-                response.status,
-                response.json.get("status") if response.is_json else response.content[:200],
-                response.json.get("scaChallenge") if response.is_json else None,
-            ),
+            "answers the quote PENDING_AUTHORIZATION with an scaChallenge"
+        )
+        hint = "the suite's SCA customer has address, region and nationality DE and sends EUR"
+        answered = required_json(response, TRANSITION_CLAUSE, statement, hint=hint)
+        check(
+            answered.get("status") == AWAITING and challenge_of(answered) is not None,
+            TRANSITION_CLAUSE,
+            statement,
+            expected="status PENDING_AUTHORIZATION, scaChallenge object",
+            observed=(response.status, answered.get("status"), answered.get("scaChallenge")),
             exchange=response.exchange,
-            hint="the suite's SCA customer has address, region and nationality DE and sends EUR",
+            hint=hint,
         )
         return response.json
 

@@ -13,6 +13,7 @@ from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
 
 pytestmark = [
@@ -54,15 +55,11 @@ def test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider(
     body = adapter.call(TOKENIZE_BODY_HOOK, card_id=card.id)
     response = client.post(f"/cards/{card.id}/tokenize", json=body)
     clause = f"{SECTION} — POST /cards/{{id}}/tokenize"
-    check(
-        200 <= response.status < 300,
+    answer = required_json(
+        response,
         clause,
         "tokenizing a card with a wallet SDK's values returns the encrypted provisioning payload",
-        expected="2xx",
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
     )
-    answer = response.json
     check(
         bool(opaque_strings(answer, sent=body)),
         clause,

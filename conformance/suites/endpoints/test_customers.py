@@ -14,7 +14,7 @@ from conformance.customers.bodies import (
     valid_individuals,
 )
 from conformance.customers.checks import assert_reads_back, provider_requirements
-from conformance.exchange.assertions import assert_invalid_input
+from conformance.exchange.assertions import assert_invalid_input, required_json
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
@@ -31,32 +31,25 @@ def test_generated_valid_customers_are_created_and_read_back_unchanged(client, k
     @given(body=GENERATORS[kind](currencies))
     def accepted(body):
         created = client.post("/customers", json=body)
-        check(
-            created.status in (200, 201),
+        customer = required_json(
+            created,
             CLAUSE,
             f"POST /customers with valid {kind} fields creates the customer and returns it",
-            expected="200 or 201",
-            observed=(created.status, created.content[:300]),
-            exchange=created.exchange,
+            status=(200, 201),
         )
         assert_reads_back(
             body,
-            created.json,
+            customer,
             CLAUSE,
             "POST /customers returns the customer with the fields sent",
             created.exchange,
         )
         read = client.get(f"/customers/{created.json['id']}")
-        check(
-            read.status == 200,
-            CLAUSE,
-            "GET /customers/{customerId} returns the customer",
-            observed=read.status,
-            exchange=read.exchange,
-        )
         assert_reads_back(
             body,
-            read.json,
+            required_json(
+                read, CLAUSE, "GET /customers/{customerId} returns the customer", status=200
+            ),
             CLAUSE,
             "GET /customers/{customerId} returns every field as sent",
             read.exchange,
@@ -83,17 +76,14 @@ def test_patch_changes_the_fields_it_sends_and_nothing_else(onboarding, client, 
     def changed(patch):
         before = client.get(f"/customers/{customer['id']}").json
         response = client.patch(f"/customers/{customer['id']}", json=patch)
-        check(
-            response.status == 200,
-            CLAUSE,
-            "PATCH /customers/{customerId} with valid fields returns the updated customer",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
-        )
         assert_reads_back(
             patch,
-            response.json,
+            required_json(
+                response,
+                CLAUSE,
+                "PATCH /customers/{customerId} with valid fields returns the updated customer",
+                status=200,
+            ),
             CLAUSE,
             "PATCH /customers/{customerId} returns the fields it changed",
             response.exchange,

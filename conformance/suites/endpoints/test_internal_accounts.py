@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
@@ -38,17 +39,21 @@ def test_funding_credits_the_account_and_returns_it(money, customer, amount):
     account = money.active_account(customer["id"], "USD")
     before = money.balances(account)
     response = money.fund(account["id"], amount)
-    check(
-        200 <= response.status < 300 and response.json.get("id") == account["id"],
-        SANDBOX_CLAUSE,
+    statement = (
         "POST /sandbox/internal-accounts/{accountId}/fund with an amount returns the updated "
-        "InternalAccount",
-        expected=f"2xx with the account {account['id']}",
+        "InternalAccount"
+    )
+    funded = required_json(response, SANDBOX_CLAUSE, statement)
+    check(
+        funded.get("id") == account["id"],
+        SANDBOX_CLAUSE,
+        statement,
+        expected=f"the account {account['id']}",
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
     )
     for label, seen in (
-        ("the returned account", money.balances(response.json)),
+        ("the returned account", money.balances(funded)),
         ("the account as listed afterwards", money.account_balances(customer["id"], account["id"])),
     ):
         check(

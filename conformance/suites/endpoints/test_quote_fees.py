@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 
 from conformance.contract.failures import check, fail
+from conformance.exchange.assertions import required_json
 from conformance.payments import quote_shapes
 from conformance.payments.money import amount_of
 from conformance.payments.quote_arithmetic import discrepancies
@@ -64,15 +65,13 @@ def routes(request, money, wallet, payee, transfers, advisory):
 
 
 def _follows_the_arithmetic(route, body, response):
-    check(
-        response.status == 201,
+    quote = required_json(
+        response,
         CLAUSE,
         f"POST /quotes with a valid {route} request answers 201 with the Quote",
-        expected=201,
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=201,
     )
-    found = discrepancies(body, response.json)
+    found = discrepancies(body, quote)
     if found:
         first = found[0]
         fail(

@@ -11,7 +11,7 @@ import pytest
 
 from conformance.configuration.bodies import fee_config
 from conformance.contract.failures import check
-from conformance.exchange.assertions import assert_invalid_input, assert_status
+from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
@@ -39,20 +39,20 @@ def test_fee_configuration_for_usd_is_accepted(scratch_platform, profile):
     names = profile.fee_config_names
     fees = [fee_config(names, "USD")]
     response = client.patch("/config", json={"feeConfigs": fees})
-    assert_status(
+    changed = required_json(
         response,
-        200,
         CLAUSE,
         "a USD fee configuration (variable basis points and a fixed amount) is accepted; "
         f"field names from the profile: {names}",
+        status=200,
     )
     # field by field: entries may carry more fields, and the fixed amount may read back as
     # a money object (§2 says only "a fixed amount")
     check(
-        echoes(fees, response.json.get("feeConfigs"), amounts={names["fixed"]}),
+        echoes(fees, changed.get("feeConfigs"), amounts={names["fixed"]}),
         "§2 Resources and their fields — PlatformConfig",
         "feeConfigs holds the standing platform fee as configured",
         expected=fees,
-        observed=response.json.get("feeConfigs"),
+        observed=changed.get("feeConfigs"),
         exchange=response.exchange,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
-from conformance.exchange.assertions import assert_invalid_input, assert_status
+from conformance.exchange.assertions import assert_invalid_input, assert_status, required_json
 from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
 from conformance.webhooks.sink.store import parse_timestamp
 
@@ -68,14 +68,14 @@ def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wa
         "SENDING", 100_000, platformFeeOverride=override(profile, 50, 10)
     )
     response = money.create_quote(body)
-    assert_status(
+    quote = required_json(
         response,
-        201,
         QUOTES_CLAUSE,
         "platformFeeOverride is accepted on a quote from a USD source (inner names from the "
         "profile: fee_override_variable_bps, fee_override_fixed)",
+        status=201,
     )
-    fee = response.json.get("platformFeesIncluded")
+    fee = quote.get("platformFeesIncluded")
     check(
         isinstance(fee, int) and 0 < fee <= 100_000 * 50 // 10_000 + 10 + 1,
         QUOTES_CLAUSE,

@@ -15,6 +15,7 @@ import pytest
 
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
 from conformance.payments.money import refund_outcome
 
@@ -168,16 +169,19 @@ def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     response = money.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
-    check(
-        response.status == 201 and response.json.get("status") == "COMPLETED",
-        CLAUSE,
+    statement = (
         "POST /quotes with immediatelyExecute true from an internal account creates and "
-        "executes the quote in one request and returns it COMPLETED",
-        expected="201 with status COMPLETED",
-        observed=(response.status, response.json.get("status")),
+        "executes the quote in one request and returns it COMPLETED"
+    )
+    quote = required_json(response, CLAUSE, statement, status=201)
+    check(
+        quote.get("status") == "COMPLETED",
+        CLAUSE,
+        statement,
+        expected="status COMPLETED",
+        observed=(response.status, quote.get("status")),
         exchange=response.exchange,
     )
-    quote = response.json
     money.completed(wallet.customer_id, quote["transactionId"])
     after = money.account_balances(wallet.customer_id, corridor.source_id)
     check(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
@@ -83,15 +84,13 @@ def _pull(money, customer_id, destination, source):
             "the target refused a US bank account as a pull source (which external accounts "
             f"have direct pull is not shown): {response.content[:200]!r}"
         )
-    check(
-        response.status in (200, 201),
+    quote = required_json(
+        response,
         "§4 Quotes and transactions",
         "POST /quotes from a pullable external account to an internal account creates the Quote",
-        expected=201,
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=(200, 201),
     )
-    return money.execute_ok(response.json["id"])
+    return money.execute_ok(quote["id"])
 
 
 def _final(transaction):
