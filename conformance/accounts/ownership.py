@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
@@ -48,8 +49,8 @@ PENDING_NUMBER_HOOK = hookspecs.pytest_conformance_ownership_pending_account_num
 OWNERSHIP_PROOF_HOOK = hookspecs.pytest_conformance_ownership_proof
 PENDING = "PENDING_OWNERSHIP_VERIFICATION"
 EVENT = "EXTERNAL_ACCOUNT.STATUS_UPDATED"
-ACCOUNTS_CLAUSE = "§4 Accounts"
-STATES_CLAUSE = "§3 External account"
+ACCOUNTS_CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+STATES_CLAUSE = clauses.EXTERNAL_ACCOUNT_STATES
 BASE = "/customers/external-accounts"
 STATUSES = ("ACTIVE", PENDING, "UNVERIFIED")  # §2 ExternalAccount status
 ACCOUNT_KEYS = ("externalAccountId", "accountId")  # data.<key> naming the account
@@ -76,7 +77,7 @@ class Ownership:
         account = self.money.external_account(customer_id, currency, number=number)
         check(
             account.get("status") == PENDING,
-            "§2 Resources and their fields — ExternalAccount",
+            clauses.EXTERNAL_ACCOUNT,
             "an account registered with the number the adapter names "
             f"({PENDING_NUMBER_HOOK.__name__}) starts PENDING_OWNERSHIP_VERIFICATION",
             expected=PENDING,

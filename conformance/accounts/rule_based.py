@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
@@ -25,7 +26,7 @@ __all__ = ["PATH", "SWEEP_RULE_HOOK", "Holder", "RuleBasedAccounts", "account_nu
 PATH = "/internal-accounts"
 SWEEP_RULE_HOOK = hookspecs.pytest_conformance_sweep_rule
 FEATURE = "rule-based-accounts"
-CLAUSE = "§4 Accounts"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 CURRENCY = "USD"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # accountOrWalletInfo fields that carry an account's routable number or address (§2)

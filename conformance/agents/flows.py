@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, RawAuthorization, TargetClient
@@ -32,9 +33,9 @@ __all__ = [
 DEVICE_CODE_HOOK = hookspecs.pytest_conformance_agent_device_code
 FORBIDDEN_HOOK = hookspecs.pytest_conformance_agent_forbidden_request
 REDEEM_CLAUSE = (
-    "§4 Cards, stablecoins, agents, auth, sandbox — POST /agents/device-codes/{code}/redeem"
+    clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /agents/device-codes/{code}/redeem"
 )
-BEARER_CLAUSE = "§5 Authentication — HTTP Bearer (agent)"
+BEARER_CLAUSE = clauses.AUTHENTICATION + " — HTTP Bearer (agent)"
 
 Call = Callable[..., Any]
 

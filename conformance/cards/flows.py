@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.exchange.assertions import adapter_record, required_json
@@ -41,8 +42,8 @@ CLEAR_HOOK = hookspecs.pytest_conformance_clear_card_transaction
 REVERSE_HOOK = hookspecs.pytest_conformance_reverse_card_authorization
 EXPIRE_HOOK = hookspecs.pytest_conformance_expire_card_authorization
 RETURN_HOOK = hookspecs.pytest_conformance_card_merchant_return
-CARD_CLAUSE = "§2 Resources and their fields — CardTransaction"
-LIST_CLAUSE = "§4 Quotes and transactions — GET /transactions"
+CARD_CLAUSE = clauses.CARD_TRANSACTION
+LIST_CLAUSE = clauses.QUOTES_ENDPOINTS + " — GET /transactions"
 CARD_SCHEMA = "card-transaction"
 # The merchant the simulated network reports, location included (§2: city and state).
 MERCHANT = {"name": "Conformance Corner Shop", "city": "Austin", "state": "TX", "country": "US"}

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import TargetClient
@@ -36,7 +37,7 @@ def supported_agreements(client: TargetClient) -> list[Agreement]:
     response = client.get("/customers/agreements")
     listed = required_json(
         response,
-        "§4 Customers and verification — GET /customers/agreements",
+        clauses.CUSTOMERS_ENDPOINTS + " — GET /customers/agreements",
         "GET /customers/agreements lists the supported agreements",
         status=200,
     )

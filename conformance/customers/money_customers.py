@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import end_user_terms, supported_agreements
 from conformance.customers.bodies import business_body, consent_entry
@@ -90,7 +91,7 @@ class CustomerSetup:
         status = self.decide(business, "004")
         check(
             status == "APPROVED",
-            "§4 Sandbox behaviours",
+            clauses.SANDBOX_BEHAVIOURS,
             "a business whose registration number does not end in 001, 002 or 003 is "
             "approved once its submission is complete",
             expected="APPROVED",
@@ -112,7 +113,7 @@ class CustomerSetup:
         response = self.onboarding.submit(customer["id"])
         check(
             response.status in (200, 201),
-            "§4 Customers and verification — POST /verifications",
+            clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications",
             "POST /verifications {customerId} with a complete packet returns a Verification",
             expected="200 or 201",
             observed=(response.status, response.content[:300]),
@@ -130,7 +131,7 @@ class CustomerSetup:
         status = self.onboarding.status(customer["id"])
         check(
             status == "PENDING",
-            "§4 Sandbox behaviours",
+            clauses.SANDBOX_BEHAVIOURS,
             "suffix 001 leaves an individual PENDING: at creation where suffixes resolve at "
             "creation, after a complete packet otherwise",
             expected="PENDING",

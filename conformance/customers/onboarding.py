@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.bodies import business_body, individual_body
 from conformance.customers.document_files import DocumentFile, pdf_document
@@ -32,8 +33,8 @@ __all__ = [
     "wrong_code",
 ]
 
-CUSTOMERS_CLAUSE = "§4 Customers and verification"
-DOCUMENT_CLAUSE = "§2 Document (upload, multipart/form-data)"
+CUSTOMERS_CLAUSE = clauses.CUSTOMERS_ENDPOINTS
+DOCUMENT_CLAUSE = clauses.DOCUMENT
 IDENTITY_DOCUMENT_TYPES = ("PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID")
 # The interface names no business document type; the reference's choice is the fallback when
 # the target's RESOLVE_ERRORS do not list acceptedDocumentTypes for the business.

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import parse_path
 from conformance.contract.failures import check
 from conformance.customers.onboarding import Onboarding, status_field
@@ -35,9 +36,9 @@ __all__ = [
     "submit_and_check",
 ]
 
-SUBMIT_CLAUSE = "§4 Customers and verification — POST /verifications"
-FINAL_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
-SUBMISSION_CLAUSE = "§3 Customer verification — verification submission"
+SUBMIT_CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications"
+FINAL_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
+SUBMISSION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES + " — verification submission"
 Advisory = Callable[[str], None]
 
 
@@ -84,7 +85,7 @@ def submit_and_check(
     if outcome.refused:
         check(
             response.status == 400,
-            "§7 Errors",
+            clauses.ERRORS,
             "POST /verifications on a customer already APPROVED or REJECTED answers 400",
             expected=400,
             observed=response.status,
@@ -227,7 +228,7 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
         status = onboarding.settled_status(customer["id"], outcome)
     check(
         status in FINAL_STATUSES,
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         f"a {kind.lower()} whose sandbox suffix is {suffix!r} resolves terminally",
         expected=sorted(FINAL_STATUSES),
         observed=status,

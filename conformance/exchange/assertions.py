@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import format_path
@@ -19,8 +20,8 @@ __all__ = [
     "required_json",
 ]
 
-ERRORS_CLAUSE = "§7 Errors"
-AUTH_CLAUSE = "§5 Authentication"
+ERRORS_CLAUSE = clauses.ERRORS
+AUTH_CLAUSE = clauses.AUTHENTICATION
 
 
 def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
@@ -116,7 +117,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
     code = body.get("code") if isinstance(body, dict) else None
     check(
         code == "UNAUTHORIZED",
-        "§7 Errors",
+        clauses.ERRORS,
         "failed authentication answers 401 with the code UNAUTHORIZED",
         observed=code,
         exchange=response.exchange,

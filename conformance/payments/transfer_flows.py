@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.markers import skip_for_missing_hook
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
@@ -36,9 +37,9 @@ __all__ = [
 
 PAY_HOOK = hookspecs.pytest_conformance_pay_instructions
 TRANSFER_BODY_HOOK = hookspecs.pytest_conformance_transfer_body
-JIT_CLAUSE = "§4 Quotes and transactions"
-SEND_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sandbox/send"
-ACCOUNT_CLAUSE = "§2 Resources and their fields — ExternalAccount"
+JIT_CLAUSE = clauses.QUOTES_ENDPOINTS
+SEND_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sandbox/send"
+ACCOUNT_CLAUSE = clauses.EXTERNAL_ACCOUNT
 UMA_DOMAIN = "uma.conformance.example"
 WALLET_NETWORK = "ETHEREUM"
 # A just-in-time quote's sending amount: far above any fee in any currency the suite uses.

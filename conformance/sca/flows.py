@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
@@ -32,10 +33,10 @@ __all__ = [
     "error_code",
 ]
 
-SCA_CLAUSE = "§5 Authentication — SCA"
-TRANSITION_CLAUSE = "§3 Quote and transaction"
-AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
-LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/login/complete"
+SCA_CLAUSE = clauses.AUTHENTICATION + " — SCA"
+TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+AUTHORIZE_CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/authorize"
+LOGIN_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sca/login/complete"
 LOGIN_HOOK = hookspecs.pytest_conformance_sca_login_body
 PROOF_HOOK = hookspecs.pytest_conformance_sca_proof
 AWAITING = "PENDING_AUTHORIZATION"

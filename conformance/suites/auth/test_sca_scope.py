@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§5 Authentication — SCA"
+CLAUSE = clauses.AUTHENTICATION + " — SCA"
 
 
 @pytest.mark.requirement("SCA-NON-SCA-NO-CHALLENGE")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.bodies import (
     business_body,
@@ -18,7 +19,7 @@ from conformance.exchange.assertions import assert_invalid_input, required_json
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS
 BUSINESS_REQUIRED = ("legalName", "country", "taxId", "incorporatedOn")
 GENERATORS = {"INDIVIDUAL": valid_individuals, "BUSINESS": valid_businesses}
 
@@ -134,7 +135,7 @@ def test_another_platform_can_neither_read_nor_change_a_customer(onboarding, cli
     read = second_client.get(path)
     check(
         read.status in (403, 404),
-        "§1 What the service does",
+        clauses.WHAT_THE_SERVICE_DOES,
         "customers belong to the platform that created them: another platform cannot read one",
         expected="403 or 404",
         observed=read.status,
@@ -143,7 +144,7 @@ def test_another_platform_can_neither_read_nor_change_a_customer(onboarding, cli
     changed = second_client.patch(path, json={"platformCustomerId": "taken-over"})
     check(
         changed.status in (403, 404),
-        "§1 What the service does",
+        clauses.WHAT_THE_SERVICE_DOES,
         "customers belong to the platform that created them: another platform cannot change one",
         expected="403 or 404",
         observed=changed.status,
@@ -152,7 +153,7 @@ def test_another_platform_can_neither_read_nor_change_a_customer(onboarding, cli
     after = onboarding.get(customer["id"])
     check(
         after.get("platformCustomerId") == customer.get("platformCustomerId"),
-        "§1 What the service does",
+        clauses.WHAT_THE_SERVICE_DOES,
         "another platform's PATCH leaves the customer unchanged",
         expected=customer.get("platformCustomerId"),
         observed=after.get("platformCustomerId"),

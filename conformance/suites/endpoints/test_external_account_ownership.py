@@ -19,6 +19,7 @@ from conformance.accounts.ownership import (
     PENDING_NUMBER_HOOK,
     readable_statuses,
 )
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 
@@ -28,7 +29,7 @@ pytestmark = [
     needs_adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
 ]
 
-CLAUSE = "§4 Accounts"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 CLOCK_SKEW_S = 5.0
 
 

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("ExternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§4 Accounts"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 
 
 @pytest.fixture(scope="module")

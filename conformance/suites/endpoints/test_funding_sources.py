@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions — POST /quotes"
+CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes"
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-SOURCES")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§4 Accounts"
-SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 
 
 @pytest.fixture(scope="module")

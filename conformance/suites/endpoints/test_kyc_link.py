@@ -14,6 +14,7 @@ from urllib.parse import quote, quote_plus, unquote
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import contact_channels
@@ -23,7 +24,7 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification — POST /customers/{customerId}/kyc-link"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /customers/{customerId}/kyc-link"
 SKEW = timedelta(seconds=5)
 
 
@@ -77,7 +78,8 @@ def test_a_link_request_may_carry_an_idempotency_key(onboarding, advisory):
     )
     replayed = "the same link" if again["kycUrl"] == first["kycUrl"] else "a new link"
     advisory(
-        f"§4 kyc-link: repeating an Idempotency-Key with the same body returned {replayed}; "
+        f"{clauses.CUSTOMERS_ENDPOINTS} — kyc-link: repeating an Idempotency-Key with the "
+        f"same body returned {replayed}; "
         "the interface does not show what a repeated key does for links"
     )
 
@@ -121,7 +123,8 @@ def test_the_redirect_uri_is_embedded_in_the_link(onboarding, adapter, advisory)
     link = assert_link_issued(onboarding.kyc_link(customer["id"], uri), "a link is issued")
     if not embeds(link["kycUrl"], uri):
         advisory(
-            "§4 kyc-link: the redirectUri was not found in kycUrl in any encoding the suite "
+            f"{clauses.CUSTOMERS_ENDPOINTS} — kyc-link: the redirectUri was not found in kycUrl "
+            "in any encoding the suite "
             "knows; how the link embeds it is not shown"
         )
     done = adapter.call(

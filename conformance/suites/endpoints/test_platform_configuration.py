@@ -17,13 +17,14 @@ from conformance.configuration.bodies import (
     known_currency_codes,
     valid_config_patches,
 )
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.exchange.assertions import required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§4 Platform configuration"
+CLAUSE = clauses.PLATFORM_CONFIGURATION_ENDPOINTS
 
 
 def _currency_view(entries):
@@ -130,7 +131,7 @@ def test_provider_required_customer_fields_are_read_only(scratch_platform):
     if len(seen) == 2:
         check(
             seen[0] == seen[1],
-            "§2 Resources and their fields — PlatformConfig",
+            clauses.PLATFORM_CONFIG,
             "providerRequiredCustomerFields is read-only: it must not take the value a PATCH sends",
             expected=seen[0],
             observed=seen[1],
@@ -217,12 +218,10 @@ def test_proxy_uma_subdomain_is_assigned_by_the_service(scratch_platform):
     if response.status == 400:
         return  # refusing to change an assigned field is a valid answer
     statement = "proxyUmaSubdomain is assigned by the service; PATCH /config does not set it"
-    changed = required_json(
-        response, "§2 Resources and their fields — PlatformConfig", statement, status=200
-    )
+    changed = required_json(response, clauses.PLATFORM_CONFIG, statement, status=200)
     check(
         changed.get("proxyUmaSubdomain") == before,
-        "§2 Resources and their fields — PlatformConfig",
+        clauses.PLATFORM_CONFIG,
         statement,
         expected=before,
         observed=(response.status, response.field("proxyUmaSubdomain")),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.exchange.assertions import required_json
 from conformance.payments import quote_shapes
@@ -24,7 +25,7 @@ from conformance.payments.quote_bodies import quote_requests
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +147,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors,
     if transaction.get("status") == "COMPLETED":
         check(
             before.total - after.total == quote["totalSendingAmount"],
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             "execution debits the source by the quote's totalSendingAmount",
             expected=quote["totalSendingAmount"],
             observed=before.total - after.total,
@@ -166,7 +167,7 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
     patched = client.patch("/config", json={"feeConfigs": [entry]})
     check(
         patched.status == 200,
-        "§4 Platform configuration",
+        clauses.PLATFORM_CONFIGURATION_ENDPOINTS,
         f"PATCH /config with a USD fee configuration is accepted (names from the profile: {names})",
         expected=200,
         observed=(patched.status, patched.content[:300]),
@@ -179,7 +180,7 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
     low, high = net * 100 // 10_000 + 25 - 1, sent * 100 // 10_000 + 25 + 1
     check(
         isinstance(fee, int) and low <= fee <= high,
-        "§2 Resources and their fields — PlatformConfig",
+        clauses.PLATFORM_CONFIG,
         "the standing platform fee in feeConfigs (a variable rate in basis points and a fixed "
         "amount) applies to cross-currency transactions from USD and is reported in "
         "platformFeesIncluded",

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.payments.quote_bodies import without
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")

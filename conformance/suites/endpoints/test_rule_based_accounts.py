@@ -16,6 +16,7 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import assert_invalid_input, required_json
@@ -27,8 +28,8 @@ pytestmark = [
     needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
-CLAUSE = "§4 Accounts"
-SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 SWEPT = 12_345
 
 

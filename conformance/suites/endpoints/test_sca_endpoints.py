@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import AUTHORIZE_CLAUSE, LOGIN_HOOK, PROOF_HOOK, challenge_of
@@ -13,7 +14,7 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/login/complete"
+LOGIN_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sca/login/complete"
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions — GET /transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS + " — GET /transactions"
 
 
 @pytest.fixture(scope="module")

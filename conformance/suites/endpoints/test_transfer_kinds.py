@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§1 What the service does — 3. Quotes"
+CLAUSE = clauses.WHAT_THE_SERVICE_DOES + " — 3. Quotes"
 AMOUNT = 20_000
 
 

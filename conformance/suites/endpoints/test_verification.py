@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.verification_outcomes import INCOMPLETE, INDIVIDUAL, expected
 from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS
 
 
 @pytest.mark.requirement("VERIFICATION-SUBMIT")
@@ -71,7 +72,7 @@ def test_a_single_word_full_name_is_refused_at_submission(onboarding, profile):
     )
     check(
         refused,
-        "§2 Resources and their fields — Customer",
+        clauses.CUSTOMER,
         "a single-word fullName is rejected at verification submission",
         expected="400, 409 or 422, or RESOLVE_ERRORS with an error on fullName",
         observed=(response.status, response.content[:300]),
@@ -80,7 +81,7 @@ def test_a_single_word_full_name_is_refused_at_submission(onboarding, profile):
     after = onboarding.status(customer["id"])
     check(
         after == before and expected(INDIVIDUAL, profile, INCOMPLETE, "001").allows_status(after),
-        "§2 Resources and their fields — Customer",
+        clauses.CUSTOMER,
         "a customer whose fullName is refused does not advance",
         expected=before,
         observed=after,

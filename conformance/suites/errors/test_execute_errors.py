@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-ERRORS_CLAUSE = "§7 Errors"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+ERRORS_CLAUSE = clauses.ERRORS
 AMOUNT = 15_000
 
 

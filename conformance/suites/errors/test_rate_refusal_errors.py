@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§7 Errors"
+CLAUSE = clauses.ERRORS
 CODE = "QUOTE_RATE_UNAVAILABLE"
 
 

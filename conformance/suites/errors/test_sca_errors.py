@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-ERRORS_CLAUSE = "§7 Errors"
-AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
+ERRORS_CLAUSE = clauses.ERRORS
+AUTHORIZE_CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/authorize"
 WRONG_PROOFS = 6
 
 
@@ -25,7 +26,7 @@ def _still_awaiting(sca, quote, why):
     if read.status == 200:  # reading a quote back is not shown; check it where served
         check(
             read.json.get("status") == "PENDING_AUTHORIZATION",
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             why,
             expected="PENDING_AUTHORIZATION",
             observed=read.json.get("status"),
@@ -45,7 +46,7 @@ def test_authorization_without_an_sca_session_answers_409(sca, advisory):
     response = sca.authorize(quote["id"], proof)
     if 200 <= response.status < 300:
         advisory(
-            "§4 Quotes and transactions: a valid proof was authorized although the customer "
+            clauses.QUOTES_ENDPOINTS + ": a valid proof was authorized although the customer "
             "never completed an SCA login; the interface names 409 SCA_SESSION_REQUIRED but "
             "does not state when a session is required"
         )
@@ -75,7 +76,7 @@ def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, advisory):
         statuses.append((response.status, error_code(response)))
         check(
             not 200 <= response.status < 300,
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             "only a valid proof authorizes a challenge: a wrong proof is refused",
             expected="a 4xx",
             observed=(response.status, response.content[:200]),

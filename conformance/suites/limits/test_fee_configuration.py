@@ -10,13 +10,14 @@ from __future__ import annotations
 import pytest
 
 from conformance.configuration.bodies import fee_config
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 
 
 @pytest.mark.writes
@@ -50,7 +51,7 @@ def test_fee_configuration_for_usd_is_accepted(scratch_platform, profile):
     # a money object (§2 says only "a fixed amount")
     check(
         echoes(fees, changed.get("feeConfigs"), amounts={names["fixed"]}),
-        "§2 Resources and their fields — PlatformConfig",
+        clauses.PLATFORM_CONFIG,
         "feeConfigs holds the standing platform fee as configured",
         expected=fees,
         observed=changed.get("feeConfigs"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input, assert_status, required_json
 from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
@@ -13,8 +14,8 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
-QUOTES_CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.LIMITS
+QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK
@@ -14,7 +15,7 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 SESSION = timedelta(days=180)
 TOLERANCE = timedelta(minutes=10)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import (
     LIMITS_HOOK,
@@ -19,7 +20,7 @@ from conformance.payments.money_limits import (
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 CURRENCY = "USD"
 # Reaching the daily limit takes daily // size payments; beyond this many the test skips.
 MOST_PAYMENTS = 20

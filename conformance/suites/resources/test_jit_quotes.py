@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.transfer_flows import instruction_infos, reference_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 
 
 @pytest.mark.requirement("FUNDING-JIT-PAYMENT-INSTRUCTIONS")

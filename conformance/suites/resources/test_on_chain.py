@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 AMOUNT = 20_000
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 RATE_DETAILS = (
     "counterpartyMultiplier",
     "counterpartyFixedFee",
@@ -100,7 +101,7 @@ def test_a_quote_describes_the_request_it_answers(money, corridor, advisory, sid
         if code in MINOR_UNITS:
             check(
                 currency.get("decimals") == MINOR_UNITS[code],
-                "§0 Conventions",
+                clauses.CONVENTIONS,
                 "every currency object carries decimals, the decimal places of the currency's "
                 "smallest unit",
                 expected=MINOR_UNITS[code],

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.transfer_flows import Transfers
@@ -17,7 +18,7 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 FACTORS_SEEN = ("SMS_OTP", "PASSKEY")
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import HELD_ACCOUNT_HOOK, held_account_number
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 HELD = ("PENDING", "PROCESSING")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,7 +18,7 @@ from conformance.payments.money import amount_of
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 STATUSES = {"PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"}
 DESCRIPTION = "Invoice 2025-204"
 

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import required_json
@@ -21,7 +22,7 @@ from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 AMOUNT = 25_000
 
@@ -66,7 +67,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
     debited = money.account_balances(wallet.customer_id, corridor.source_id)
     check(
         executed.get("status") in ("PROCESSING", "COMPLETED"),
-        "§4 Quotes and transactions — POST /quotes/{quoteId}/execute",
+        clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/execute",
         "execute answers the Quote with status PROCESSING",
         expected="PROCESSING",
         observed=executed.get("status"),
@@ -111,7 +112,7 @@ def test_a_payment_settles_processing_then_completed(money, wallet, payment_even
     transaction = money.completed(wallet.customer_id, executed["transactionId"])
     check(
         bool(transaction.get("settledAt")),
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "a settled transaction carries settledAt",
         observed={k: transaction.get(k) for k in ("status", "settledAt")},
     )
@@ -157,7 +158,7 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_
     if refund == "COMPLETED":
         check(
             after == before,
-            "§2 Resources and their fields — Transaction",
+            clauses.TRANSACTION,
             "the amount a failed payment debited is refunded automatically, in full",
             expected=before,
             observed=after,
@@ -207,7 +208,7 @@ def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money):
     status = (transaction or {}).get("status")
     check(
         status not in ("COMPLETED", "FAILED"),
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         "a payout destination whose identifier ends in 005 gives a timeout: the transfer does "
         "not settle at once",
         expected="not yet COMPLETED or FAILED",

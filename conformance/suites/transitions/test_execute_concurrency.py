@@ -11,11 +11,12 @@ import threading
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 THREADS = 12
 ROUNDS = 3
 AMOUNT = 40_000

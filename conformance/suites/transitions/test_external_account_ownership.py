@@ -18,6 +18,7 @@ from conformance.accounts.ownership import (
     PENDING_NUMBER_HOOK,
     check_new_status,
 )
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import required_json
@@ -28,7 +29,7 @@ pytestmark = [
     needs_adapter_hook(PENDING_NUMBER_HOOK),
 ]
 
-CLAUSE = "§3 External account"
+CLAUSE = clauses.EXTERNAL_ACCOUNT_STATES
 SMALL = 10_000  # 100.00 USD
 
 

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import (
@@ -28,7 +29,7 @@ pytestmark = [
     needs_adapter_hook(RETURN_HOOK),
 ]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 DEPOSIT = 4_321
 
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.onboarding import status_field
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§3 Internal account"
-VERIFICATION_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
+CLAUSE = clauses.INTERNAL_ACCOUNT_STATES
+VERIFICATION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-PENDING-TO-ACTIVE")
@@ -35,7 +36,7 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
     status = money.decide(business)
     check(
         status == "APPROVED",
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         "a business whose registration number does not end in 001, 002 or 003 is approved "
         "once its submission is complete",
         expected="APPROVED",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,8 +18,8 @@ from conformance.payments.transfer_flows import reference_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-RULE = "§4 Quotes and transactions — rule 2"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+RULE = clauses.QUOTES_ENDPOINTS + " — rule 2"
 
 
 def destination_balance(money, jit):

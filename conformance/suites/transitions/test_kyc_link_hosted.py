@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import status_field
@@ -25,14 +26,14 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_complete_hosted_kyc),
 ]
 
-CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
+CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 
 
 def complete_hosted_flow(onboarding, adapter, customer):
     response = onboarding.kyc_link(customer["id"])
     link = required_json(
         response,
-        "§4 Customers and verification — POST /customers/{customerId}/kyc-link",
+        clauses.CUSTOMERS_ENDPOINTS + " — POST /customers/{customerId}/kyc-link",
         "a customer without pending contact channels is issued a link",
         status=(200, 201),
     )

@@ -14,12 +14,13 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 10_000
 NAME_SUFFIXES = ("100", "101", "102")
 
@@ -42,7 +43,7 @@ def _reconciled(money, wallet, before, transactions):
     after = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     check(
         before.total - after.total == kept,
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "money reconciles: the source lost what settled payouts sent, and a failed payout's "
         "debit is refunded automatically",
         expected=kept,
@@ -84,7 +85,7 @@ def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, advisory
         advisory(f"{CLAUSE}: beneficiary-name scenario {suffix} ended {status} ({reason})")
         check(
             status == "COMPLETED" or (status == "FAILED" and isinstance(reason, str) and reason),
-            "§2 Resources and their fields — Transaction",
+            clauses.TRANSACTION,
             f"a payout to a {suffix} identifier ends COMPLETED, or FAILED naming its failureReason",
             observed={"status": status, "failureReason": reason},
         )

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-SANDBOX_CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+SANDBOX_CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 15_000
 
 
@@ -86,7 +87,7 @@ def _pull(money, customer_id, destination, source):
         )
     quote = required_json(
         response,
-        "§4 Quotes and transactions",
+        clauses.QUOTES_ENDPOINTS,
         "POST /quotes from a pullable external account to an internal account creates the Quote",
         status=(200, 201),
     )

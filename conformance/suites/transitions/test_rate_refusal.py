@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, refuse_rate
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 AMOUNT = 30_000
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 AWAITING = "PENDING_AUTHORIZATION"
 
 
@@ -116,7 +117,7 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
     check(
         (transaction.get("status"), transaction.get("failureReason"))
         == ("FAILED", "SCA_NOT_COMPLETED"),
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "a transfer whose SCA challenge expired fails with failureReason SCA_NOT_COMPLETED",
         expected=("FAILED", "SCA_NOT_COMPLETED"),
         observed=(transaction.get("status"), transaction.get("failureReason")),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,7 +18,7 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_simulate_incoming_uma_payment),
 ]
 
-CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — incoming UMA payment"
+CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — incoming UMA payment"
 AMOUNT = 12_345
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 20_000
 
 

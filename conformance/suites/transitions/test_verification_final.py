@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.onboarding import status_field
 from conformance.customers.verification_checks import a_final_customer
@@ -15,7 +16,7 @@ from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
+CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 FINAL_CASES = [("INDIVIDUAL", "002"), ("BUSINESS", "002"), ("BUSINESS", "004")]
 FINAL_IDS = ["rejected-individual", "rejected-business", "approved-business"]
 
@@ -57,7 +58,7 @@ def test_renaming_a_final_customer_does_not_re_derive_its_status(
     response = onboarding.patch(customer["id"], renamed(customer, new_suffix))
     patched = required_json(
         response,
-        "§4 Customers and verification",
+        clauses.CUSTOMERS_ENDPOINTS,
         "PATCH /customers/{customerId} changes the fields sent and returns the customer",
         status=200,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import consent_of, end_user_terms, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
@@ -11,7 +12,7 @@ from conformance.exchange.assertions import assert_status, required_json
 
 pytestmark = [pytest.mark.resource("Customer")]
 
-CLAUSE = "§9 Versioning"
+CLAUSE = clauses.VERSIONING
 
 
 @pytest.mark.requirement("VERSION-DEPRECATED-END-USER-TERMS-GET")

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§9 Versioning — 9.2 Deprecations"
+CLAUSE = clauses.VERSIONING + " — 9.2 Deprecations"
 AMOUNT = 30_000
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import RETURN_HOOK, STEPS, refund_events, returned_deposit
@@ -33,7 +34,7 @@ def test_incoming_refund_events_are_signed_transactions_in_order(money, adapter,
     ids = {(e.json or {}).get("data", {}).get("id") for e in events}
     check(
         ids == {transaction["id"]},
-        "§6 Events",
+        clauses.EVENTS,
         "data for payment events is the Transaction: every refund event carries the incoming "
         "transaction",
         expected=transaction["id"],

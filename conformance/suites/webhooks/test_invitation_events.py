@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.markers import needs_adapter_hook
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
 from conformance.webhooks.event_checks import check_event_envelopes, fail_wait, mentions_anywhere
@@ -20,7 +21,7 @@ pytestmark = [
     needs_adapter_hook(CLAIM_HOOK),
 ]
 
-CLAUSE = "§6 Events — invitation claimed"
+CLAUSE = clauses.EVENTS + " — invitation claimed"
 
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -19,7 +20,7 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number),
 ]
 
-CLAUSE = "§6 Events"
+CLAUSE = clauses.EVENTS
 COMPLETED_WALK = ("PROCESSING", "COMPLETED")
 FAILED_WALK = ("PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "REFUND_FAILED"))
 
