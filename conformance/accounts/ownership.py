@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -47,8 +49,8 @@ PENDING_NUMBER_HOOK = hookspecs.pytest_conformance_ownership_pending_account_num
 OWNERSHIP_PROOF_HOOK = hookspecs.pytest_conformance_ownership_proof
 PENDING = "PENDING_OWNERSHIP_VERIFICATION"
 EVENT = "EXTERNAL_ACCOUNT.STATUS_UPDATED"
-ACCOUNTS_CLAUSE = "§4 Accounts"
-STATES_CLAUSE = "§3 External account"
+ACCOUNTS_CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+STATES_CLAUSE = clauses.EXTERNAL_ACCOUNT_STATES
 BASE = "/customers/external-accounts"
 STATUSES = ("ACTIVE", PENDING, "UNVERIFIED")  # §2 ExternalAccount status
 ACCOUNT_KEYS = ("externalAccountId", "accountId")  # data.<key> naming the account
@@ -75,7 +77,7 @@ class Ownership:
         account = self.money.external_account(customer_id, currency, number=number)
         check(
             account.get("status") == PENDING,
-            "§2 Resources and their fields — ExternalAccount",
+            clauses.EXTERNAL_ACCOUNT,
             "an account registered with the number the adapter names "
             f"({PENDING_NUMBER_HOOK.__name__}) starts PENDING_OWNERSHIP_VERIFICATION",
             expected=PENDING,
@@ -88,17 +90,21 @@ class Ownership:
         """``POST .../challenge``: what the customer's wallet must answer."""
         __tracebackhide__ = True
         response = self.money.client.post(f"{BASE}/{account['id']}/challenge")
-        check(
-            200 <= response.status < 300 and isinstance(response.json, dict),
-            ACCOUNTS_CLAUSE,
+        statement = (
             "POST /customers/external-accounts/{id}/challenge starts ownership verification "
-            "of an account PENDING_OWNERSHIP_VERIFICATION",
-            expected="2xx with a JSON object",
-            observed=(response.status, response.content[:300]),
+            "of an account PENDING_OWNERSHIP_VERIFICATION"
+        )
+        body = required_json(response, ACCOUNTS_CLAUSE, statement)
+        check(
+            isinstance(body, dict),
+            ACCOUNTS_CLAUSE,
+            statement,
+            expected="a JSON object",
+            observed=response.content[:300],
             exchange=response.exchange,
         )
-        body: dict[str, Any] = response.json
-        return body
+        challenge: dict[str, Any] = body
+        return challenge
 
     def prove(self, account: dict[str, Any], *, valid: bool) -> ApiResponse:
         """Challenge, then ``POST .../verify`` with a valid or a failing proof."""

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from conformance.contract.failures import check
+from conformance.contract import clauses
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -25,7 +26,7 @@ __all__ = ["PATH", "SWEEP_RULE_HOOK", "Holder", "RuleBasedAccounts", "account_nu
 PATH = "/internal-accounts"
 SWEEP_RULE_HOOK = hookspecs.pytest_conformance_sweep_rule
 FEATURE = "rule-based-accounts"
-CLAUSE = "§4 Accounts"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 CURRENCY = "USD"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # accountOrWalletInfo fields that carry an account's routable number or address (§2)
@@ -65,14 +66,13 @@ class RuleBasedAccounts:
         ACTIVE USD internal account."""
         __tracebackhide__ = True
         money = self.money
-        with money.stable_config():
-            fields = money.customer_fields([CURRENCY], terms=True)
-            if kind == "BUSINESS":
-                customer = money.onboarding.business("004", **fields)
-                status = money.decide(customer, "004")
-            else:
-                customer = money.onboarding.individual("", **fields)
-                status = money.decide(customer, "")
+        fields = money.customer_fields([CURRENCY], terms=True)
+        if kind == "BUSINESS":
+            customer = money.onboarding.business("004", **fields)
+            status = money.decide(customer, "004")
+        else:
+            customer = money.onboarding.individual("", **fields)
+            status = money.decide(customer, "")
         if status != "APPROVED":
             pytest.skip(
                 f"the target did not approve a {kind.lower()} without a scenario suffix "
@@ -109,15 +109,7 @@ class RuleBasedAccounts:
     def created(self, response: ApiResponse, statement: str) -> dict[str, Any]:
         """The account of a ``201`` answer; fails with §4 Accounts otherwise."""
         __tracebackhide__ = True
-        check(
-            response.status == 201,
-            CLAUSE,
-            statement,
-            expected=201,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
-        )
-        account: dict[str, Any] = response.json
+        account: dict[str, Any] = required_json(response, CLAUSE, statement, status=201)
         return account
 
     def new_account(self, holder: Holder, **extra: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
@@ -37,7 +38,7 @@ __all__ = [
     "expect_status",
 ]
 
-CLAUSE = "§3 Internal account"
+CLAUSE = clauses.INTERNAL_ACCOUNT_STATES
 FREEZE_HOOK = hookspecs.pytest_conformance_freeze_internal_account
 CLOSE_HOOK = hookspecs.pytest_conformance_close_internal_account
 FAIL_PROVISIONING_HOOK = hookspecs.pytest_conformance_fail_account_provisioning

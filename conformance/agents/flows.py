@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, RawAuthorization, TargetClient
 from conformance.ground import hookspecs
 from conformance.ground.secrets import register_secret
@@ -31,9 +33,9 @@ __all__ = [
 DEVICE_CODE_HOOK = hookspecs.pytest_conformance_agent_device_code
 FORBIDDEN_HOOK = hookspecs.pytest_conformance_agent_forbidden_request
 REDEEM_CLAUSE = (
-    "§4 Cards, stablecoins, agents, auth, sandbox — POST /agents/device-codes/{code}/redeem"
+    clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /agents/device-codes/{code}/redeem"
 )
-BEARER_CLAUSE = "§5 Authentication — HTTP Bearer (agent)"
+BEARER_CLAUSE = clauses.AUTHENTICATION + " — HTTP Bearer (agent)"
 
 Call = Callable[..., Any]
 
@@ -83,15 +85,9 @@ class Agents:
         """A new agent of the customer with its access token, redeemed and checked."""
         __tracebackhide__ = True
         response = self.redeem(self.device_code(customer_id))
-        check(
-            200 <= response.status < 300,
-            REDEEM_CLAUSE,
-            "redeeming a device code succeeds and returns accessToken",
-            expected="2xx",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+        body = required_json(
+            response, REDEEM_CLAUSE, "redeeming a device code succeeds and returns accessToken"
         )
-        body = response.json
         token = body.get("accessToken") if isinstance(body, dict) else None
         check(
             isinstance(token, str) and token.strip() != "",

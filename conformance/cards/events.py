@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from conformance.contract import clauses
 from conformance.webhooks.event_checks import fail_wait
 from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery, SinkTimeout
@@ -18,7 +19,7 @@ from conformance.webhooks.sink import Delivery, SinkTimeout
 __all__ = ["EVENTS_CLAUSE", "PREFIX", "wait_card_event"]
 
 PREFIX = "CARD_TRANSACTION."
-EVENTS_CLAUSE = "§6 Events — CARD_TRANSACTION.*"
+EVENTS_CLAUSE = clauses.EVENTS + " — CARD_TRANSACTION.*"
 
 
 def wait_card_event(

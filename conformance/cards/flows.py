@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
-from conformance.exchange.assertions import adapter_record
+from conformance.exchange.assertions import adapter_record, required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
 from conformance.payments.money import Money
@@ -41,8 +42,8 @@ CLEAR_HOOK = hookspecs.pytest_conformance_clear_card_transaction
 REVERSE_HOOK = hookspecs.pytest_conformance_reverse_card_authorization
 EXPIRE_HOOK = hookspecs.pytest_conformance_expire_card_authorization
 RETURN_HOOK = hookspecs.pytest_conformance_card_merchant_return
-CARD_CLAUSE = "§2 Resources and their fields — CardTransaction"
-LIST_CLAUSE = "§4 Quotes and transactions — GET /transactions"
+CARD_CLAUSE = clauses.CARD_TRANSACTION
+LIST_CLAUSE = clauses.QUOTES_ENDPOINTS + " — GET /transactions"
 CARD_SCHEMA = "card-transaction"
 # The merchant the simulated network reports, location included (§2: city and state).
 MERCHANT = {"name": "Conformance Corner Shop", "city": "Austin", "state": "TX", "country": "US"}
@@ -82,8 +83,7 @@ class Cards:
     def issue(self, funds: int = 100_000, currency: str = "USD") -> Card:
         """A card on a new approved customer's internal account funded with ``funds``."""
         __tracebackhide__ = True
-        with self.money.stable_config():
-            customer = self.money.approved_customer([currency])
+        customer = self.money.approved_customer([currency])
         account = self.money.funded_account(customer, currency, funds)
         record = self._call(ISSUE_HOOK, internal_account_id=account["id"])
         card = _named(record, ISSUE_HOOK, "an issued card")
@@ -144,15 +144,13 @@ class Cards:
         """The card's transactions as listed, each checked against §2 CardTransaction."""
         __tracebackhide__ = True
         response = self.listing(card_id, **params)
-        check(
-            response.status == 200,
+        listed = required_json(
+            response,
             LIST_CLAUSE,
             "GET /transactions accepts the cardId filter and lists the card's transactions",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        items = contract.list_items(response.json)
+        items = contract.list_items(listed)
         check(
             items is not None,
             LIST_CLAUSE,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from conformance import INTERFACE_VERSION
+from conformance.contract import clauses
 
 __all__ = [
     "ENDPOINTS",
@@ -251,13 +252,13 @@ def _error_ref(verb: str, route: str, status: int, body: object) -> SchemaRef:
     code = body.get("code") if isinstance(body, Mapping) else None
     where = f"{verb} {route}"
     if status == 400 and code == "INVALID_INPUT":
-        clause = f"§7 Errors — 400 INVALID_INPUT on {where}"
+        clause = f"{clauses.ERRORS} — 400 INVALID_INPUT on {where}"
         return SchemaRef("errors/error-400", False, route, clause, verb)
     if status == 401:
-        clause = f"§7 Errors and §5 Authentication — 401 UNAUTHORIZED on {where}"
+        clause = f"{clauses.ERRORS} and §5 Authentication — 401 UNAUTHORIZED on {where}"
         return SchemaRef("errors/error-401", False, route, clause, verb)
     label = f"{status} {code}" if isinstance(code, str) else str(status)
-    return SchemaRef("errors/error", False, route, f"§7 Errors — {label} on {where}", verb)
+    return SchemaRef("errors/error", False, route, f"{clauses.ERRORS} — {label} on {where}", verb)
 
 
 def response_schema(method: str, path: str, status: int, body: object) -> SchemaRef | None:
@@ -275,7 +276,10 @@ def response_schema(method: str, path: str, status: int, body: object) -> Schema
         route = endpoint.template if endpoint else normalize_path(path)
         return _error_ref(verb, route, status, body)
     if status == 202 and endpoint is not None and (verb, endpoint.template) in WALLET_SIGNED:
-        clause = f"§5 Authentication — embedded wallet, item 4 (202 on {verb} {endpoint.template})"
+        clause = (
+            f"{clauses.AUTHENTICATION} — embedded wallet, item 4 "
+            f"(202 on {verb} {endpoint.template})"
+        )
         return SchemaRef(_SIGNATURE_CHALLENGE, False, endpoint.template, clause, verb)
     if endpoint is None or endpoint.response is None or status not in RESOURCE_STATUSES:
         return None  # a 202 (accepted, or a challenge) is never the resource
@@ -313,12 +317,12 @@ def webhook_schema(body: object) -> SchemaRef:
     event_type = body.get("type") if isinstance(body, Mapping) else None
     is_test = isinstance(body, Mapping) and (body.get("test") is True or event_type == "TEST")
     if is_test:
-        return SchemaRef("webhooks/test-event", False, "webhook", "§6 Events — test event")
+        return SchemaRef("webhooks/test-event", False, "webhook", clauses.EVENTS + " — test event")
     if isinstance(event_type, str):
         if event_type.startswith(("OUTGOING_PAYMENT.", "INCOMING_PAYMENT.")):
-            clause = f"§6 Events — {event_type} (data is the Transaction)"
+            clause = f"{clauses.EVENTS} — {event_type} (data is the Transaction)"
             return SchemaRef("webhooks/payment-event", False, "webhook", clause)
         if event_type.startswith("CARD_TRANSACTION."):
-            clause = f"§6 Events — {event_type} (data is the card transaction)"
+            clause = f"{clauses.EVENTS} — {event_type} (data is the card transaction)"
             return SchemaRef("webhooks/card-transaction-event", False, "webhook", clause)
-    return SchemaRef("webhooks/envelope", False, "webhook", "§6 Events — envelope")
+    return SchemaRef("webhooks/envelope", False, "webhook", clauses.EVENTS + " — envelope")

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import TargetClient
 
 __all__ = ["Agreement", "consent_of", "end_user_terms", "supported_agreements"]
@@ -34,15 +35,13 @@ def supported_agreements(client: TargetClient) -> list[Agreement]:
     """GET /customers/agreements, as a list (the client has checked each entry's shape)."""
     __tracebackhide__ = True
     response = client.get("/customers/agreements")
-    check(
-        response.status == 200,
-        "§4 Customers and verification — GET /customers/agreements",
+    listed = required_json(
+        response,
+        clauses.CUSTOMERS_ENDPOINTS + " — GET /customers/agreements",
         "GET /customers/agreements lists the supported agreements",
-        expected=200,
-        observed=response.status,
-        exchange=response.exchange,
+        status=200,
     )
-    items = contract.list_items(response.json) or []
+    items = contract.list_items(listed) or []
     return [
         Agreement(str(i["type"]), str(i["version"]), str(i["url"]))
         for i in items

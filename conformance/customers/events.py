@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.webhooks.event_checks import (
     EventReader,
@@ -31,8 +32,8 @@ from conformance.webhooks.sink import Delivery, SinkTimeout, check_order, dedupe
 
 __all__ = ["CustomerEvents", "event_family", "event_type", "mentions"]
 
-TRANSITION_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
-EVENTS_CLAUSE = "§6 Events"
+TRANSITION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
+EVENTS_CLAUSE = clauses.EVENTS
 
 
 def event_family(kind: str) -> str:

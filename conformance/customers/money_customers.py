@@ -9,19 +9,18 @@ lets such a name resolve either way, so a business whose registration number end
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import end_user_terms, supported_agreements
 from conformance.customers.bodies import business_body, consent_entry
 from conformance.customers.onboarding import Onboarding, status_field
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
 from conformance.exchange.client import TargetClient
-from conformance.ground.locks import platform_lock
 from conformance.ground.profile import TargetProfile
 
 __all__ = ["CustomerSetup"]
@@ -58,14 +57,6 @@ class CustomerSetup:
             )
         return chosen
 
-    @contextmanager
-    def stable_config(self) -> Iterator[None]:
-        """Hold the platform's configuration lock (see the ``config_lock`` fixture) while
-        set-up depends on the configuration; never inside ``config_lock`` itself."""
-        assert self.client.credentials is not None
-        with platform_lock(self.client.base_url, self.client.credentials.client_id):
-            yield
-
     def customer_fields(self, currencies: Sequence[str], *, terms: bool) -> dict[str, Any]:
         fields: dict[str, Any] = {"currencies": list(currencies)}
         if terms:
@@ -100,7 +91,7 @@ class CustomerSetup:
         status = self.decide(business, "004")
         check(
             status == "APPROVED",
-            "§4 Sandbox behaviours",
+            clauses.SANDBOX_BEHAVIOURS,
             "a business whose registration number does not end in 001, 002 or 003 is "
             "approved once its submission is complete",
             expected="APPROVED",
@@ -122,7 +113,7 @@ class CustomerSetup:
         response = self.onboarding.submit(customer["id"])
         check(
             response.status in (200, 201),
-            "§4 Customers and verification — POST /verifications",
+            clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications",
             "POST /verifications {customerId} with a complete packet returns a Verification",
             expected="200 or 201",
             observed=(response.status, response.content[:300]),
@@ -140,7 +131,7 @@ class CustomerSetup:
         status = self.onboarding.status(customer["id"])
         check(
             status == "PENDING",
-            "§4 Sandbox behaviours",
+            clauses.SANDBOX_BEHAVIOURS,
             "suffix 001 leaves an individual PENDING: at creation where suffixes resolve at "
             "creation, after a complete packet otherwise",
             expected="PENDING",

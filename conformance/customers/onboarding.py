@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.bodies import business_body, individual_body
 from conformance.customers.document_files import DocumentFile, pdf_document
 from conformance.customers.verification_outcomes import FINAL_STATUSES, Outcome
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground.profile import TargetProfile
 
@@ -31,8 +33,8 @@ __all__ = [
     "wrong_code",
 ]
 
-CUSTOMERS_CLAUSE = "§4 Customers and verification"
-DOCUMENT_CLAUSE = "§2 Document (upload, multipart/form-data)"
+CUSTOMERS_CLAUSE = clauses.CUSTOMERS_ENDPOINTS
+DOCUMENT_CLAUSE = clauses.DOCUMENT
 IDENTITY_DOCUMENT_TYPES = ("PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID")
 # The interface names no business document type; the reference's choice is the fallback when
 # the target's RESOLVE_ERRORS do not list acceptedDocumentTypes for the business.
@@ -85,15 +87,12 @@ class Onboarding:
         """POST /customers with a valid body; the created customer."""
         __tracebackhide__ = True
         response = self.client.post("/customers", json=dict(body))
-        check(
-            response.status in (200, 201),
+        customer: dict[str, Any] = required_json(
+            response,
             CUSTOMERS_CLAUSE,
             "POST /customers with valid customer fields creates the customer",
-            expected="200 or 201",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=(200, 201),
         )
-        customer: dict[str, Any] = response.json
         return customer
 
     def individual(
@@ -110,15 +109,12 @@ class Onboarding:
         """GET /customers/{id}; the customer."""
         __tracebackhide__ = True
         response = self.client.get(f"/customers/{customer_id}")
-        check(
-            response.status == 200,
+        customer: dict[str, Any] = required_json(
+            response,
             CUSTOMERS_CLAUSE,
             "GET /customers/{customerId} returns the platform's customer",
-            expected=200,
-            observed=response.status,
-            exchange=response.exchange,
+            status=200,
         )
-        customer: dict[str, Any] = response.json
         return customer
 
     def patch(self, customer_id: str, body: Mapping[str, Any]) -> ApiResponse:
@@ -176,15 +172,12 @@ class Onboarding:
         """Upload a valid document; the stored document."""
         __tracebackhide__ = True
         response = self.upload(holder, document_type, file, **kw)
-        check(
-            response.status in (200, 201),
+        return required_json(
+            response,
             CUSTOMERS_CLAUSE + " — POST /documents",
             f"a valid {document_type} upload ({file.content_type}) is stored and returned",
-            expected="200 or 201",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=(200, 201),
         )
-        return response.json
 
     def add_identity_document(self, holder: str) -> Any:
         """A passport for ``holder`` (one image; a PDF, which no photo check applies to)."""
@@ -216,16 +209,13 @@ class Onboarding:
         """A beneficial owner (a director owning 100%) of a business; the created owner."""
         __tracebackhide__ = True
         response = self.client.post("/beneficial-owners", json=self.owner_body(business_id, **info))
-        check(
-            response.status in (200, 201),
+        owner: dict[str, Any] = required_json(
+            response,
             CUSTOMERS_CLAUSE + " — POST /beneficial-owners",
             "POST /beneficial-owners with {customerId, roles, ownershipPercentage, personalInfo} "
             "creates the owner of a business customer",
-            expected="200 or 201",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=(200, 201),
         )
-        owner: dict[str, Any] = response.json
         return owner
 
     def business_document_type(self) -> str:

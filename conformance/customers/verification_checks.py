@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import parse_path
 from conformance.contract.failures import check
 from conformance.customers.onboarding import Onboarding, status_field
@@ -22,6 +23,7 @@ from conformance.customers.verification_outcomes import (
     Outcome,
     expected,
 )
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 
 __all__ = [
@@ -34,9 +36,9 @@ __all__ = [
     "submit_and_check",
 ]
 
-SUBMIT_CLAUSE = "§4 Customers and verification — POST /verifications"
-FINAL_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
-SUBMISSION_CLAUSE = "§3 Customer verification — verification submission"
+SUBMIT_CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications"
+FINAL_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
+SUBMISSION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES + " — verification submission"
 Advisory = Callable[[str], None]
 
 
@@ -83,7 +85,7 @@ def submit_and_check(
     if outcome.refused:
         check(
             response.status == 400,
-            "§7 Errors",
+            clauses.ERRORS,
             "POST /verifications on a customer already APPROVED or REJECTED answers 400",
             expected=400,
             observed=response.status,
@@ -99,15 +101,13 @@ def submit_and_check(
             observed=after,
         )
         return response, after
-    check(
-        response.status in (200, 201),
+    verification = required_json(
+        response,
         SUBMIT_CLAUSE,
         "POST /verifications {customerId} returns a Verification",
-        expected="200 or 201",
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=(200, 201),
     )
-    verification_status = response.json.get("verificationStatus")
+    verification_status = verification.get("verificationStatus")
     if outcome.shown:
         check(
             outcome.allows_verification(verification_status),
@@ -228,7 +228,7 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
         status = onboarding.settled_status(customer["id"], outcome)
     check(
         status in FINAL_STATUSES,
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         f"a {kind.lower()} whose sandbox suffix is {suffix!r} resolves terminally",
         expected=sorted(FINAL_STATUSES),
         observed=status,

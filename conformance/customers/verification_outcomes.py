@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance.contract import clauses
 from conformance.ground.profile import TargetProfile
 
 __all__ = [
@@ -74,7 +75,7 @@ class Outcome:
     verification: frozenset[str] = frozenset()
     refused: bool = False
     events: tuple[str, ...] = ()
-    clause: str = "§4 Sandbox behaviours"
+    clause: str = clauses.SANDBOX_BEHAVIOURS
 
     @property
     def shown(self) -> bool:
@@ -91,10 +92,11 @@ class Outcome:
         return status in self.verification
 
 
-NOT_SHOWN = Outcome(None, clause="§4 Sandbox behaviours: outcome of suffix 003 not shown")
+NOT_SHOWN = Outcome(None, clause=clauses.SANDBOX_BEHAVIOURS + ": outcome of suffix 003 not shown")
 
-_KYC = "§4 Sandbox behaviours — Individual KYC"
-_KYB = "§4 Sandbox behaviours — Business KYB"
+_STATES = clauses.CUSTOMER_VERIFICATION_STATES
+_KYC = clauses.SANDBOX_BEHAVIOURS + " — Individual KYC"
+_KYB = clauses.SANDBOX_BEHAVIOURS + " — Business KYB"
 _ANY_FINAL = FINAL_STATUSES
 _ERRORS = frozenset({"RESOLVE_ERRORS"})
 _DECIDED = frozenset({ANY_BUT_ERRORS})
@@ -136,9 +138,9 @@ _add(INDIVIDUAL, RESOLVES_ON_SUBMISSION, INCOMPLETE, {
 _add(INDIVIDUAL, RESOLVES_AT_CREATION, INCOMPLETE, {
     "001": _o({"PENDING"}, f"{_KYC}: 001 requires a complete packet", verification=_ERRORS),
     "003": _o({"PENDING"}, f"{_KYC}: 003 requires a complete packet", verification=_ERRORS),
-    "002": _o({"REJECTED"}, "§3 Customer verification: REJECTED is final; POST /verifications "
+    "002": _o({"REJECTED"}, _STATES + ": REJECTED is final; POST /verifications "
               "answers 400", refused=True),
-    "other": _o(_ANY_FINAL, "§3 Customer verification: a final status is unchanged; POST "
+    "other": _o(_ANY_FINAL, _STATES + ": a final status is unchanged; POST "
                 "/verifications answers 400", refused=True),
 })  # fmt: skip
 _add(INDIVIDUAL, RESOLVES_ON_SUBMISSION, COMPLETE, {
@@ -166,7 +168,7 @@ for _mode in (RESOLVES_ON_SUBMISSION, RESOLVES_AT_CREATION):
               "at creation") for s in ("001", "002", "003", "other")
     })  # fmt: skip
     _add(BUSINESS, _mode, COMPLETE, {
-        "001": _o({"PENDING"}, "§3 Customer verification: a complete submission advances to "
+        "001": _o({"PENDING"}, _STATES + ": a complete submission advances to "
                   "PENDING (sandbox 001: PENDING_MANUAL_REVIEW)", verification=_DECIDED,
                   events=("PENDING",)),
         "002": _o({"REJECTED"}, f"{_KYB}: 002 rejects on the first complete submission",

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import format_path
@@ -19,8 +20,8 @@ __all__ = [
     "required_json",
 ]
 
-ERRORS_CLAUSE = "§7 Errors"
-AUTH_CLAUSE = "§5 Authentication"
+ERRORS_CLAUSE = clauses.ERRORS
+AUTH_CLAUSE = clauses.AUTHENTICATION
 
 
 def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
@@ -37,22 +38,35 @@ def assert_status(response: ApiResponse, expected: int, clause: str, statement: 
 
 
 def required_json(
-    response: ApiResponse, clause: str, statement: str, *, status: int | None = None
+    response: ApiResponse,
+    clause: str,
+    statement: str,
+    *,
+    status: int | Collection[int] | None = None,
+    hint: str | None = None,
 ) -> Any:
     """The JSON of an answer the interface says succeeds; fails with ``clause`` unless the
-    status is ``status`` (any 2xx when None), showing the status and the start of the body.
+    status is ``status`` (one of them, for a collection; any 2xx when None), showing the
+    status and the start of the body (and ``hint``, a next step for the implementer).
 
     The one way to write "call, require the stated status, return the JSON":
     ``quote = required_json(client.post("/quotes", json=body), CLAUSE, "POST /quotes ...")``.
     """
     __tracebackhide__ = True
-    succeeded = 200 <= response.status < 300 if status is None else response.status == status
+    expected: object
+    if status is None:
+        succeeded, expected = 200 <= response.status < 300, "2xx"
+    elif isinstance(status, int):
+        succeeded, expected = response.status == status, status
+    else:
+        succeeded, expected = response.status in status, " or ".join(map(str, status))
     check(
         succeeded,
         clause,
         statement,
-        expected="2xx" if status is None else status,
+        expected=expected,
         observed=(response.status, response.content[:300]),
+        hint=hint,
         exchange=response.exchange,
     )
     return response.json
@@ -103,7 +117,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
     code = body.get("code") if isinstance(body, dict) else None
     check(
         code == "UNAUTHORIZED",
-        "§7 Errors",
+        clauses.ERRORS,
         "failed authentication answers 401 with the code UNAUTHORIZED",
         observed=code,
         exchange=response.exchange,

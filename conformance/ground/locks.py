@@ -7,8 +7,10 @@ on the configuration, exclusive by the tests that change it (``restore_config``)
 their set-up to their teardown. The lock is a ``flock`` on a file named after the target
 and the platform; it is released when the holder ends, even if it crashes.
 
-Within one process the lock is re-entrant: code that asks for it while the process holds
-it already (``config_lock``, ``Money.stable_config``) goes on under the held lock.
+That is the one way the suite holds it: nothing else in a run needs to ask for it, as the
+test's whole run (set-up, early set-ups, teardown) already happens under it. Within one
+process the lock is re-entrant all the same (the outermost holder's mode rules): a second
+holder in the process goes on under the held lock rather than deadlock with itself.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.exchange.assertions import adapter_record
 from conformance.ground import hookspecs
 
@@ -20,8 +21,8 @@ __all__ = ["CLAIM_HOOK", "CREATE_HOOK", "INVITATION_CLAUSE", "Invitations", "uma
 
 CREATE_HOOK = hookspecs.pytest_conformance_create_invitation
 CLAIM_HOOK = hookspecs.pytest_conformance_claim_invitation
-INVITATION_CLAUSE = "§3 States and transitions — Invitation"
-RECORD_CLAUSE = "§2 Resources and their fields — Other records (Invitation)"
+INVITATION_CLAUSE = clauses.INVITATION_STATES
+RECORD_CLAUSE = clauses.OTHER_RECORDS + " (Invitation)"
 _UMA = re.compile(r"^\$[^\s@$]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")
 
 Call = Callable[..., Any]

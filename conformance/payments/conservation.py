@@ -28,14 +28,15 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.payments.money import Balances, Money, amount_of, is_final, refund_outcome
 from conformance.payments.quote_bodies import quote_body
 
 __all__ = ["DESTINATIONS", "Accounts", "Ledger", "Payment", "conservation_machine", "outflow"]
 
-CLAUSE = "§3 Quote and transaction"
-BALANCE_CLAUSE = "§2 Resources and their fields — InternalAccount"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+BALANCE_CLAUSE = clauses.INTERNAL_ACCOUNT
 DESTINATIONS = ("ordinary", "failing", "timeout")
 HELD = ("PENDING", "PROCESSING")
 AMOUNTS = st.integers(min_value=1_000, max_value=200_000)
@@ -126,7 +127,7 @@ def check_history(payments: Sequence[Payment], history: Mapping[str, Mapping[str
         sent = amount_of(transaction.get("sentAmount"))
         check(
             sent == payment.amount,
-            "§4 Quotes and transactions (rule 4)",
+            clauses.QUOTES_ENDPOINTS + " (rule 4)",
             "a transaction moves the amounts its quote fixed: sentAmount is the quote's "
             "totalSendingAmount",
             expected=payment.amount,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.webhooks.event_checks import EventReader, check_event_envelopes, fail_wait
 from conformance.webhooks.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
@@ -23,8 +24,8 @@ OUTGOING = "OUTGOING_PAYMENT."
 # OUTGOING_PAYMENT.<STATUS> events whose data is the transaction in that status (§6).
 STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
 FINAL_EVENTS = ("COMPLETED", "FAILED")
-TRANSITION_CLAUSE = "§3 Quote and transaction"
-EVENTS_CLAUSE = "§6 Events"
+TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+EVENTS_CLAUSE = clauses.EVENTS
 
 
 class PaymentEvents(EventReader):

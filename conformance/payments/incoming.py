@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.ground import hookspecs
 from conformance.ground.hookspecs import HookCaller
@@ -25,7 +26,7 @@ PENDING = PREFIX + "REFUND_PENDING"
 COMPLETED = PREFIX + "REFUND_COMPLETED"
 FAILED = PREFIX + "REFUND_FAILED"
 STEPS = (PENDING, COMPLETED, FAILED)  # the walk's order (COMPLETED or FAILED ends it)
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 
 
 def returned_deposit(adapter: HookCaller, account_id: str, amount: int) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def returned_deposit(adapter: HookCaller, account_id: str, amount: int) -> dict[
     transaction = dict(found)
     check(
         isinstance(transaction.get("id"), str),
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "a returned incoming deposit is a Transaction with an id",
         observed=transaction,
         hint=f"the adapter hook {RETURN_HOOK.__name__} answers the incoming Transaction",

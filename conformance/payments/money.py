@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import skip_for_missing_hook
@@ -57,17 +58,17 @@ __all__ = [
     "refund_outcome",
 ]
 
-ACCOUNTS_CLAUSE = "§4 Accounts"
-QUOTES_CLAUSE = "§4 Quotes and transactions"
-SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
-ACCOUNT_CLAUSE = "§2 Resources and their fields — InternalAccount"
-TRANSITION_CLAUSE = "§3 Quote and transaction"
-INTERNAL_ACCOUNT_STATES_CLAUSE = "§3 Internal account"
+ACCOUNTS_CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
+SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
+ACCOUNT_CLAUSE = clauses.INTERNAL_ACCOUNT
+TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+INTERNAL_ACCOUNT_STATES_CLAUSE = clauses.INTERNAL_ACCOUNT_STATES
 US_ROUTING_NUMBER = "021000021"
 HOLDER = "Ada Lovelace"
 # How long past a quote's lifetime the suite waits for the target's clock to pass expiresAt.
 EXPIRY_MARGIN_S = 3.0
-LIMITS_CLAUSE = "§8 Limits"
+LIMITS_CLAUSE = clauses.LIMITS
 # §8: a quote lives up to 15 minutes; no wait for an expiry is longer (so a run ends)
 LONGEST_QUOTE_LIFETIME_S = 15 * 60
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
@@ -40,7 +41,7 @@ __all__ = [
 LIMITS_HOOK = hookspecs.pytest_conformance_transaction_limits
 REFUSE_RATE_HOOK = hookspecs.pytest_conformance_refuse_quote_rate
 HELD_ACCOUNT_HOOK = hookspecs.pytest_conformance_held_account_number
-ERRORS_CLAUSE = "§7 Errors"
+ERRORS_CLAUSE = clauses.ERRORS
 
 
 @dataclass(frozen=True, slots=True)

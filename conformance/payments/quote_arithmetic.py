@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from conformance.contract import clauses
+
 __all__ = [
     "CHECKS",
     "TOLERANCE",
@@ -42,8 +44,8 @@ __all__ = [
 ]
 
 TOLERANCE = 1
-RULES_CLAUSE = "§4 Quotes and transactions"
-FIELDS_CLAUSE = "§2 Resources and their fields — Quote"
+RULES_CLAUSE = clauses.QUOTES_ENDPOINTS
+FIELDS_CLAUSE = clauses.QUOTE
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.contract import clauses
 from conformance.exchange.client import ApiResponse
 from conformance.payments.money import Money, Wallet
 from conformance.payments.quote_bodies import (
@@ -97,7 +98,7 @@ def wallet_payee(money: Money, transfers: Transfers, customer_id: str) -> Payee:
         return Payee(account_destination(account_id, WALLET_CURRENCY, WALLET))
     return Payee(
         None,
-        f"§2 Quote: {UNSUPPORTED_ADVISORY}: the target did not register a {WALLET_CURRENCY} "
+        f"{clauses.QUOTE}: {UNSUPPORTED_ADVISORY}: the target did not register a {WALLET_CURRENCY} "
         f"wallet, so generated requests pay none: {response.status} {response.content[:200]!r}",
     )
 
@@ -156,7 +157,7 @@ def probe(money: Money, candidates: Sequence[Route]) -> Shapes:
         response = money.create_quote(body)
         if response.status == 400 and pair != REQUIRED:
             shapes.unsupported.append(
-                f"§2 Quote: {UNSUPPORTED_ADVISORY}: a quote from {pair[0]} to {pair[1]} "
+                f"{clauses.QUOTE}: {UNSUPPORTED_ADVISORY}: a quote from {pair[0]} to {pair[1]} "
                 f"({first}) was refused, so generated requests skip that pair: "
                 f"{response.content[:200]!r}"
             )

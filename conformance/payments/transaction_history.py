@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import TargetClient
@@ -24,15 +25,15 @@ from conformance.ground.progress import QUIET_S, WaitProgress
 
 __all__ = ["ORDINARY_SUFFIX", "TransactionHistory", "amount_of", "is_final", "refund_outcome"]
 
-QUOTES_CLAUSE = "§4 Quotes and transactions"
-TRANSITION_CLAUSE = "§3 Quote and transaction"
+QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
+TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 # The interface shows no suffix that guarantees a successful payout (§4 Sandbox behaviours:
 # "Outcome of the other suffixes: not shown"); the suite uses identifiers ending in 000
 # and skips what needs a success when the target fails those payouts.
 ORDINARY_SUFFIX = "000"
 # §2 Transaction: the statuses the interface states
 TRANSACTION_STATUSES = ("PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED")
-TRANSACTION_CLAUSE = "§2 Transaction"
+TRANSACTION_CLAUSE = clauses.TRANSACTION
 REFUND_DONE = ("COMPLETED", "SUCCEEDED", "SETTLED", "REFUNDED")
 REFUND_FAILED = ("FAILED",)
 

@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.contract.failures import check
+from conformance.contract import clauses
 from conformance.contract.markers import skip_for_missing_hook
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
@@ -36,9 +37,9 @@ __all__ = [
 
 PAY_HOOK = hookspecs.pytest_conformance_pay_instructions
 TRANSFER_BODY_HOOK = hookspecs.pytest_conformance_transfer_body
-JIT_CLAUSE = "§4 Quotes and transactions"
-SEND_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sandbox/send"
-ACCOUNT_CLAUSE = "§2 Resources and their fields — ExternalAccount"
+JIT_CLAUSE = clauses.QUOTES_ENDPOINTS
+SEND_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sandbox/send"
+ACCOUNT_CLAUSE = clauses.EXTERNAL_ACCOUNT
 UMA_DOMAIN = "uma.conformance.example"
 WALLET_NETWORK = "ETHEREUM"
 # A just-in-time quote's sending amount: far above any fee in any currency the suite uses.
@@ -147,16 +148,12 @@ class Transfers:
         """Pay a just-in-time quote through the sandbox; the Transaction answered."""
         __tracebackhide__ = True
         response = self.send(quote_id, currency, amount)
-        check(
-            200 <= response.status < 300,
+        transaction: dict[str, Any] = required_json(
+            response,
             SEND_CLAUSE,
             "POST /sandbox/send {quoteId, currencyCode} with the funding-source currency pays a "
             "PENDING just-in-time quote and returns the Transaction",
-            expected="2xx",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
         )
-        transaction: dict[str, Any] = response.json
         return transaction
 
     def pay_instructions(
@@ -173,15 +170,12 @@ class Transfers:
         """GET /quotes/{quoteId}."""
         __tracebackhide__ = True
         response = self.client.get(f"/quotes/{quote_id}")
-        check(
-            response.status == 200,
+        quote: dict[str, Any] = required_json(
+            response,
             QUOTES_CLAUSE,
             "GET /quotes/{quoteId} returns a quote the platform created",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        quote: dict[str, Any] = response.json
         return quote
 
     # -- UMA destinations ----------------------------------------------------------------
@@ -242,18 +236,15 @@ class Transfers:
         __tracebackhide__ = True
         body = self.wallet_body(customer_id, currency)
         response = self.client.post("/customers/external-accounts", json=body)
-        check(
-            response.status in (200, 201),
+        account: dict[str, Any] = required_json(
+            response,
             ACCOUNTS_CLAUSE,
             "POST /customers/external-accounts registers a wallet (accountInfo with accountType "
             "and address)",
-            expected="200 or 201",
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=(200, 201),
             hint="set [field_names] wallet_account_type in the profile if the target names the "
             "wallet type otherwise",
         )
-        account: dict[str, Any] = response.json
         return account
 
     # -- the deprecated transfer endpoints (§9.2) ----------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -19,7 +19,6 @@ from conformance.customers.events import CustomerEvents
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import TargetClient
 from conformance.ground import hookspecs
-from conformance.ground.locks import platform_lock
 from conformance.ground.profile import Credentials, TargetProfile
 from conformance.invitations.flows import Invitations
 from conformance.payments.events import PaymentEvents
@@ -39,7 +38,6 @@ __all__ = [
     "cards",
     "challenge_left_to_expire",
     "client",
-    "config_lock",
     "customer_events",
     "embedded_wallet",
     "invitations",
@@ -146,21 +144,21 @@ def adapter(pytestconfig: pytest.Config, profile: TargetProfile) -> Adapter:
 
 @contextmanager
 def _restored_configs() -> Iterator[Callable[[TargetClient], None]]:
-    """Take platforms' configuration locks and snapshots; PATCH each back at the end."""
+    """Take platforms' configuration snapshots; PATCH each back at the end.
+
+    The run already holds each such platform's configuration lock exclusively for the
+    whole test (``scheduling.py``), so taking it here again would change nothing."""
     from conformance.configuration.bodies import editable_snapshot
 
-    with ExitStack() as stack:
-        snapshots: list[tuple[TargetClient, dict[str, Any]]] = []
+    snapshots: list[tuple[TargetClient, dict[str, Any]]] = []
 
-        def remember(target: TargetClient) -> None:
-            assert target.credentials is not None
-            stack.enter_context(platform_lock(target.base_url, target.credentials.client_id))
-            config = target.get("/config", validate=False).json
-            snapshots.append((target, editable_snapshot(config)))
+    def remember(target: TargetClient) -> None:
+        config = target.get("/config", validate=False).json
+        snapshots.append((target, editable_snapshot(config)))
 
-        yield remember
-        for target, body in reversed(snapshots):
-            target.patch("/config", json=body, validate=False)
+    yield remember
+    for target, body in reversed(snapshots):
+        target.patch("/config", json=body, validate=False)
 
 
 @pytest.fixture
@@ -191,20 +189,6 @@ def scratch_platform(client: TargetClient, profile: TargetProfile) -> Iterator[T
     with _restored_configs() as remember:
         remember(target)
         yield target
-
-
-@pytest.fixture
-def config_lock(client: TargetClient) -> Iterator[None]:
-    """Hold the platform's configuration lock: the configuration stays as read for the test.
-
-    Every conformance test already holds the lock for its whole run, shared, and the
-    tests that change the configuration hold it exclusively (``scheduling.py``); asking for
-    it states the dependence (currencies a customer may transact in) and keeps it held when
-    a test runs outside the plugin's run protocol. The lock is re-entrant in a process.
-    """
-    assert client.credentials is not None
-    with platform_lock(client.base_url, client.credentials.client_id):
-        yield
 
 
 @pytest.fixture(scope="session")
@@ -370,8 +354,7 @@ def embedded_wallet(pytestconfig: pytest.Config, money: Money, profile: TargetPr
 def quote_left_to_expire(money: Money) -> tuple[Any, Any, Any, dict[str, Any]]:
     """A USD wallet, its corridor, its source's balances and a quote nobody executes, made
     when the run starts so that the quote's lifetime passes while the other tests run."""
-    with money.stable_config():
-        wallet = money.wallet(("USD",))
+    wallet = money.wallet(("USD",))
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     return wallet, corridor, before, money.quote(corridor.body(amount=15_000))
@@ -383,8 +366,7 @@ def slow_payout_under_way(money: Money) -> dict[str, Any]:
     starts so that however slow it is, it settles while the other tests run: its own USD
     wallet, that source's balances before it, the executed quote, the transaction as it
     stood right after execute, and when it was executed (``time.monotonic``)."""
-    with money.stable_config():
-        wallet = money.wallet(("USD",))
+    wallet = money.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
     before = money.account_balances(wallet.customer_id, source)
     destination = money.external_account(wallet.customer_id, suffix="003")
@@ -399,6 +381,5 @@ def slow_payout_under_way(money: Money) -> dict[str, Any]:
 def challenge_left_to_expire(sca: Sca) -> tuple[Any, Any]:
     """An SCA wallet and a challenged quote nobody authorizes, made when the run starts so
     that the challenge's lifetime passes while the other tests run."""
-    with sca.money.stable_config():
-        wallet = sca.wallet(("EUR", "USD"))
+    wallet = sca.wallet(("EUR", "USD"))
     return wallet, sca.challenged(wallet)

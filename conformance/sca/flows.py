@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.payments.money import Money, Wallet
@@ -31,10 +33,10 @@ __all__ = [
     "error_code",
 ]
 
-SCA_CLAUSE = "§5 Authentication — SCA"
-TRANSITION_CLAUSE = "§3 Quote and transaction"
-AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
-LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/login/complete"
+SCA_CLAUSE = clauses.AUTHENTICATION + " — SCA"
+TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+AUTHORIZE_CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/authorize"
+LOGIN_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sca/login/complete"
 LOGIN_HOOK = hookspecs.pytest_conformance_sca_login_body
 PROOF_HOOK = hookspecs.pytest_conformance_sca_proof
 AWAITING = "PENDING_AUTHORIZATION"
@@ -100,21 +102,20 @@ class Sca:
         __tracebackhide__ = True
         quote = self.money.quote(wallet.corridor("EUR", destination).body(amount=amount))
         response = self.money.execute(quote["id"])
-        check(
-            200 <= response.status < 300
-            and response.json.get("status") == AWAITING
-            and challenge_of(response.json) is not None,
-            TRANSITION_CLAUSE,
+        statement = (
             "execute on a quote of a customer who requires SCA (an EU customer sending EUR) "
-            "answers the quote PENDING_AUTHORIZATION with an scaChallenge",
-            expected="2xx, status PENDING_AUTHORIZATION, scaChallenge object",
-            observed=(
-                response.status,
-                response.json.get("status") if response.is_json else response.content[:200],
-                response.json.get("scaChallenge") if response.is_json else None,
-            ),
+            "answers the quote PENDING_AUTHORIZATION with an scaChallenge"
+        )
+        hint = "the suite's SCA customer has address, region and nationality DE and sends EUR"
+        answered = required_json(response, TRANSITION_CLAUSE, statement, hint=hint)
+        check(
+            answered.get("status") == AWAITING and challenge_of(answered) is not None,
+            TRANSITION_CLAUSE,
+            statement,
+            expected="status PENDING_AUTHORIZATION, scaChallenge object",
+            observed=(response.status, answered.get("status"), answered.get("scaChallenge")),
             exchange=response.exchange,
-            hint="the suite's SCA customer has address, region and nationality DE and sends EUR",
+            hint=hint,
         )
         return response.json
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse, TargetClient
@@ -51,7 +52,7 @@ __all__ = [
 
 SIGNATURE_HEADER = "Service-Wallet-Signature"
 REQUEST_ID_HEADER = "Request-Id"
-_AUTH_ROWS = "§4 Cards, stablecoins, agents, auth, sandbox"
+_AUTH_ROWS = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 ENDPOINT = {
     "register": f"{_AUTH_ROWS} — POST /auth/credentials",
     "challenge": f"{_AUTH_ROWS} — POST /auth/credentials/{{id}}/challenge",
@@ -63,7 +64,7 @@ ENDPOINT = {
 
 def item(number: int) -> str:
     """The clause of §5's embedded-wallet list item ``number``."""
-    return f"§5 Authentication — embedded wallet, item {number}"
+    return f"{clauses.AUTHENTICATION} — embedded wallet, item {number}"
 
 
 @dataclass

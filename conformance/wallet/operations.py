@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["WALLET_TYPE", "WalletOperations"]
 
 WALLET_TYPE = "EMBEDDED_WALLET"
-ACCOUNTS_CLAUSE = "§4 Accounts"
+ACCOUNTS_CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 Forge = dict[str, Callable[[str], Any]]
 
 
@@ -151,7 +152,7 @@ class WalletOperations:
             secret = open_sealed_bundle(data, target, self.format)
         except BundleProblem as exc:
             fail(
-                "§4 Accounts — POST /internal-accounts/{id}/export",
+                clauses.ACCOUNTS_ENDPOINTS + " — POST /internal-accounts/{id}/export",
                 "the signed export returns the wallet export, sealed to targetPublicKey "
                 "(reference format: exportBundle, enclave-signed, HPKE-sealed)",
                 observed=str(exc),
@@ -198,7 +199,7 @@ class WalletOperations:
             reason = reason_of(body)
             check(
                 body.get("code") == "UNAUTHORIZED" and isinstance(reason, str) and reason.strip(),
-                "§5 Authentication — embedded wallet, item 6",
+                clauses.AUTHENTICATION + " — embedded wallet, item 6",
                 "authentication failures return 401 UNAUTHORIZED with a reason naming the "
                 "failed check",
                 expected="code UNAUTHORIZED and a non-empty reason",
@@ -220,7 +221,7 @@ class WalletOperations:
         after = self.current_privacy(customer_id, account_id)
         check(
             after == before,
-            "§5 Authentication — embedded wallet, item 4",
+            clauses.AUTHENTICATION + " — embedded wallet, item 4",
             f"{why}: the wallet privacy flag is unchanged",
             expected=before,
             observed=after,
@@ -234,7 +235,7 @@ class WalletOperations:
         done = self.set_privacy(account_id, bool(current), session.key)
         check(
             done.answer.status == 200,
-            "§5 Authentication — embedded wallet, item 4",
+            clauses.AUTHENTICATION + " — embedded wallet, item 4",
             f"{why}: the session's signing key still authorizes a signed operation",
             expected=200,
             observed=(done.answer.status, reason_of(_body(done.answer))),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import SchemaRegistry
@@ -41,7 +42,7 @@ __all__ = [
     "names_resource",
 ]
 
-SIGNATURE_CLAUSE = "§5 Authentication — webhook signature"
+SIGNATURE_CLAUSE = clauses.AUTHENTICATION + " — webhook signature"
 
 
 def check_event_envelopes(

@@ -19,13 +19,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.webhooks.event_checks import EventReader, check_event_envelopes, fail_wait
 from conformance.webhooks.sink import Delivery, SinkTimeout, dedupe_by_event_id
 
 __all__ = ["Relates", "ResourceEvents"]
 
-EVENTS_CLAUSE = "§6 Events"
+EVENTS_CLAUSE = clauses.EVENTS
 
 Relates = Callable[[Delivery], bool]  # whether a delivery is about the resource
 

@@ -182,8 +182,6 @@ def _sabotage_lock_release() -> None:
                     raise RuntimeError("sabotaged: the lock's release raised")
 
     locks.platform_lock = raising_release  # type: ignore[assignment]
-    import conformance.run.fixtures as fixtures
     import conformance.run.scheduling as scheduling
 
     scheduling.platform_lock = raising_release  # type: ignore[attr-defined]
-    fixtures.platform_lock = raising_release  # type: ignore[attr-defined]

@@ -23,8 +23,7 @@ pytestmark = [
 
 
 def _customers(money, count):
-    with money.stable_config():
-        return [money.approved_customer(["USD"]) for _ in range(count)]
+    return [money.approved_customer(["USD"]) for _ in range(count)]
 
 
 @pytest.mark.requirement("AGENT-BEARER-BOUND-CUSTOMER")

@@ -7,6 +7,7 @@ import secrets
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.markers import skip_unless_sandbox
 from conformance.exchange.assertions import assert_status, assert_unauthorized
 from conformance.exchange.client import RawAuthorization
@@ -14,7 +15,7 @@ from conformance.ground.profile import Credentials
 
 pytestmark = pytest.mark.resource("Authentication")
 
-CLAUSE = "§5 Authentication"
+CLAUSE = clauses.AUTHENTICATION
 
 
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED")

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§5 Authentication — SCA"
+CLAUSE = clauses.AUTHENTICATION + " — SCA"
 
 
 @pytest.mark.requirement("SCA-NON-SCA-NO-CHALLENGE")
-def test_customers_outside_sca_never_see_a_challenge(money, config_lock):
+def test_customers_outside_sca_never_see_a_challenge(money):
     """A customer living in the US, paying in EUR and in USD."""
     currencies = money.currencies(("EUR", "USD"))
     wallet = money.wallet(currencies)

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check
 from conformance.wallet.flows import item
@@ -51,7 +52,10 @@ def test_for_email_otp_the_tek_key_is_the_session_signing_key(embedded_wallet):
     session = embedded_wallet.otp_session(embedded_wallet.credential(customer, "EMAIL_OTP"))
     account = embedded_wallet.wallet_account(customer["id"])
     embedded_wallet.still_signs(
-        session, account["id"], "§5 item 1: for EMAIL_OTP the TEK private key is the session key"
+        session,
+        account["id"],
+        clauses.AUTHENTICATION
+        + " — embedded wallet, item 1: for EMAIL_OTP the TEK private key is the session key",
     )
 
 

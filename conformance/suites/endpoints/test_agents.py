@@ -10,6 +10,7 @@ import time
 import pytest
 
 from conformance.agents.flows import DEVICE_CODE_HOOK, REDEEM_CLAUSE
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 
@@ -19,22 +20,20 @@ pytestmark = [
     needs_adapter_hook(DEVICE_CODE_HOOK),
 ]
 
-APPROVE_CLAUSE = "§4 Quotes and transactions — POST /transactions/{transactionId}/approve"
+APPROVE_CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /transactions/{transactionId}/approve"
 MOVED_ON = ("PROCESSING", "COMPLETED", "FAILED")
 
 
 @pytest.mark.requirement("AGENT-DEVICE-CODE-REDEEM")
 def test_redeeming_a_device_code_returns_an_access_token(agents, money):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     session = agents.session(customer["id"])  # checks 2xx and a non-empty accessToken
     check(bool(session.token), REDEEM_CLAUSE, "accessToken is returned", observed="<empty>")
 
 
 @pytest.mark.requirement("TRANSACTION-APPROVE-AGENT")
 def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, client, profile):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     source = money.funded_account(customer, "USD", 100_000)
     destination = money.external_account(customer["id"], "USD")
     agent = agents.session(customer["id"])
@@ -47,7 +46,7 @@ def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, cl
     made = agent.request("POST", "/quotes", json=body)
     quote = made.json if 200 <= made.status < 300 else money.quote(body)
     if not isinstance(quote, dict) or not isinstance(quote.get("id"), str):
-        fail("§4 Quotes and transactions — POST /quotes", "a quote has an id", observed=quote)
+        fail(clauses.QUOTES_ENDPOINTS + " — POST /quotes", "a quote has an id", observed=quote)
     executed = agent.request("POST", f"/quotes/{quote['id']}/execute")
     if not 200 <= executed.status < 300:
         pytest.skip(f"this agent may not execute its customer's quote ({executed.status})")
@@ -57,7 +56,7 @@ def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, cl
     )
     check(
         isinstance(transaction_id, str),
-        "§2 Resources and their fields — Quote",
+        clauses.QUOTE,
         "transactionId is present once the transaction exists",
         observed=quote,
     )

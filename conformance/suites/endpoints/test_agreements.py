@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import consent_of, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
@@ -16,7 +17,7 @@ from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Customer")]
 
-CLAUSE = "§4 Customers and verification"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS
 
 
 def recorded_types(customer):
@@ -112,6 +113,6 @@ def test_two_entries_of_one_type_in_a_request_are_refused(client):
     assert_status(
         response,
         400,
-        "§2 Resources and their fields — Customer",
+        clauses.CUSTOMER,
         "a request holds at most one agreementConsents entry per type",
     )

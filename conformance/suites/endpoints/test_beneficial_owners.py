@@ -6,11 +6,12 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("BeneficialOwner"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification — POST /beneficial-owners"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /beneficial-owners"
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
@@ -20,7 +21,7 @@ def test_an_owner_of_a_business_is_created(onboarding):
     owner = onboarding.add_owner(business["id"])  # fails naming the clause unless 200/201
     check(
         re.fullmatch(rf"BeneficialOwner:{UUID}", str(owner.get("id"))),
-        "§0 Conventions",
+        clauses.CONVENTIONS,
         "record identifiers have the form BeneficialOwner:<uuid>",
         observed=owner.get("id"),
     )

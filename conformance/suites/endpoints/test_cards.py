@@ -11,8 +11,10 @@ import pytest
 
 from conformance.cards.crypto import compact_jwes, opaque_strings, open_jwe
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
 
 pytestmark = [
@@ -22,7 +24,7 @@ pytestmark = [
     needs_adapter_hook(ISSUE_HOOK),
 ]
 
-SECTION = "§4 Cards, stablecoins, agents, auth, sandbox"
+SECTION = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 TOKENIZE_BODY_HOOK = hookspecs.pytest_conformance_card_tokenize_body
 PROVIDER_KEY_HOOK = hookspecs.pytest_conformance_card_wallet_provider_key
 
@@ -38,7 +40,7 @@ def test_card_transactions_are_listed_by_card_id_or_bare_uuid(cards):
     by_uuid = {r.get("id") for r in cards.rows(bare)}
     check(
         purchase_id in by_id and by_uuid == by_id,
-        "§4 Quotes and transactions — GET /transactions",
+        clauses.QUOTES_ENDPOINTS + " — GET /transactions",
         "the cardId filter takes a Card: id or the bare uuid, with the same result",
         expected={"cardId=Card:<uuid>": sorted(map(str, by_id)), "includes": purchase_id},
         observed={"cardId=<uuid>": sorted(map(str, by_uuid))},
@@ -54,15 +56,11 @@ def test_tokenize_answers_a_payload_encrypted_to_the_wallet_provider(
     body = adapter.call(TOKENIZE_BODY_HOOK, card_id=card.id)
     response = client.post(f"/cards/{card.id}/tokenize", json=body)
     clause = f"{SECTION} — POST /cards/{{id}}/tokenize"
-    check(
-        200 <= response.status < 300,
+    answer = required_json(
+        response,
         clause,
         "tokenizing a card with a wallet SDK's values returns the encrypted provisioning payload",
-        expected="2xx",
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
     )
-    answer = response.json
     check(
         bool(opaque_strings(answer, sent=body)),
         clause,

@@ -19,6 +19,7 @@ from conformance.accounts.ownership import (
     PENDING_NUMBER_HOOK,
     readable_statuses,
 )
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 
@@ -28,14 +29,13 @@ pytestmark = [
     needs_adapter_hook(PENDING_NUMBER_HOOK, OWNERSHIP_PROOF_HOOK),
 ]
 
-CLAUSE = "§4 Accounts"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 CLOCK_SKEW_S = 5.0
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-VERIFY-SYNCHRONOUS")
 def test_verify_decides_the_ownership_within_the_call(money, ownership, resource_events, advisory):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = ownership.pending_account(customer["id"])
     after = resource_events.mark()
     response = ownership.prove(account, valid=True)

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions — POST /quotes"
+CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes"
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-SOURCES")
-def test_immediately_execute_does_not_execute_a_just_in_time_quote(money, transfers, config_lock):
+def test_immediately_execute_does_not_execute_a_just_in_time_quote(money, transfers):
     customer = money.approved_customer(("USD",))
     destination = money.active_account(customer["id"], "USD")
     body = transfers.jit_body(customer["id"], "USD", destination["id"], immediatelyExecute=True)

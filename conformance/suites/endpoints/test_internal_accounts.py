@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§4 Accounts"
-SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
 def customer(money):
-    with money.stable_config():
-        return money.approved_customer()
+    return money.approved_customer()
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-LIST")
@@ -39,17 +40,21 @@ def test_funding_credits_the_account_and_returns_it(money, customer, amount):
     account = money.active_account(customer["id"], "USD")
     before = money.balances(account)
     response = money.fund(account["id"], amount)
-    check(
-        200 <= response.status < 300 and response.json.get("id") == account["id"],
-        SANDBOX_CLAUSE,
+    statement = (
         "POST /sandbox/internal-accounts/{accountId}/fund with an amount returns the updated "
-        "InternalAccount",
-        expected=f"2xx with the account {account['id']}",
+        "InternalAccount"
+    )
+    funded = required_json(response, SANDBOX_CLAUSE, statement)
+    check(
+        funded.get("id") == account["id"],
+        SANDBOX_CLAUSE,
+        statement,
+        expected=f"the account {account['id']}",
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
     )
     for label, seen in (
-        ("the returned account", money.balances(response.json)),
+        ("the returned account", money.balances(funded)),
         ("the account as listed afterwards", money.account_balances(customer["id"], account["id"])),
     ):
         check(

@@ -17,12 +17,14 @@ from conformance.configuration.bodies import (
     known_currency_codes,
     valid_config_patches,
 )
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
+from conformance.exchange.assertions import required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§4 Platform configuration"
+CLAUSE = clauses.PLATFORM_CONFIGURATION_ENDPOINTS
 
 
 def _currency_view(entries):
@@ -81,16 +83,14 @@ def test_valid_patches_are_accepted_echoed_and_kept(scratch_platform, webhook_si
     @given(body=valid_config_patches(known, webhook_sink_url))
     def accepted(body):
         response = client.patch("/config", json=body)
-        check(
-            response.status == 200,
+        changed = required_json(
+            response,
             CLAUSE,
             "PATCH /config accepts any of umaDomain, webhookEndpoint, supportedCurrencies "
             "with valid values",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        assert_echoed(body, response.json, response.exchange)
+        assert_echoed(body, changed, response.exchange)
         again = client.get("/config")
         assert_echoed(body, again.json, again.exchange)
 
@@ -118,21 +118,20 @@ def test_provider_required_customer_fields_are_read_only(scratch_platform):
         response = client.patch("/config", json=body)
         if response.status == 400:
             continue  # refusing a read-only field is a valid answer
-        check(
-            response.status == 200,
+        changed = required_json(
+            response,
             CLAUSE,
             "PATCH /config with a read-only field either ignores it or refuses it with 400",
-            observed=response.status,
-            exchange=response.exchange,
+            status=200,
         )
         seen.append(
             {e.get("currencyCode"): e.get("providerRequiredCustomerFields")
-             for e in response.json.get("supportedCurrencies", [])}
+             for e in changed.get("supportedCurrencies", [])}
         )  # fmt: skip
     if len(seen) == 2:
         check(
             seen[0] == seen[1],
-            "§2 Resources and their fields — PlatformConfig",
+            clauses.PLATFORM_CONFIG,
             "providerRequiredCustomerFields is read-only: it must not take the value a PATCH sends",
             expected=seen[0],
             observed=seen[1],
@@ -218,10 +217,12 @@ def test_proxy_uma_subdomain_is_assigned_by_the_service(scratch_platform):
     response = client.patch("/config", json={"proxyUmaSubdomain": "chosen-by-the-platform"})
     if response.status == 400:
         return  # refusing to change an assigned field is a valid answer
+    statement = "proxyUmaSubdomain is assigned by the service; PATCH /config does not set it"
+    changed = required_json(response, clauses.PLATFORM_CONFIG, statement, status=200)
     check(
-        response.status == 200 and response.json.get("proxyUmaSubdomain") == before,
-        "§2 Resources and their fields — PlatformConfig",
-        "proxyUmaSubdomain is assigned by the service; PATCH /config does not set it",
+        changed.get("proxyUmaSubdomain") == before,
+        clauses.PLATFORM_CONFIG,
+        statement,
         expected=before,
         observed=(response.status, response.field("proxyUmaSubdomain")),
         exchange=response.exchange,

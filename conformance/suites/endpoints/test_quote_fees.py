@@ -15,7 +15,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
+from conformance.exchange.assertions import required_json
 from conformance.payments import quote_shapes
 from conformance.payments.money import amount_of
 from conformance.payments.quote_arithmetic import discrepancies
@@ -23,13 +25,12 @@ from conformance.payments.quote_bodies import quote_requests
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 def _cross_currency_or_skip(chosen):
@@ -54,7 +55,7 @@ def payee(money, wallet, transfers):
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
-def routes(request, money, wallet, payee, transfers, config_lock, advisory):
+def routes(request, money, wallet, payee, transfers, advisory):
     """Every shape of source and destination, in the currency relation of the param."""
     if payee.refusal:
         advisory(payee.refusal)
@@ -65,15 +66,13 @@ def routes(request, money, wallet, payee, transfers, config_lock, advisory):
 
 
 def _follows_the_arithmetic(route, body, response):
-    check(
-        response.status == 201,
+    quote = required_json(
+        response,
         CLAUSE,
         f"POST /quotes with a valid {route} request answers 201 with the Quote",
-        expected=201,
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=201,
     )
-    found = discrepancies(body, response.json)
+    found = discrepancies(body, quote)
     if found:
         first = found[0]
         fail(
@@ -113,7 +112,7 @@ def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, routes, advi
 
 @pytest.mark.requirement("FEES-FIXED-FOR-QUOTE-LIFE", "QUOTE-EXECUTE-DEBITS-SOURCE")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side, config_lock):
+def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side):
     corridor = corridors[-1]
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     quote = money.quote(corridor.body(side, 123_456))
@@ -148,7 +147,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors,
     if transaction.get("status") == "COMPLETED":
         check(
             before.total - after.total == quote["totalSendingAmount"],
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             "execution debits the source by the quote's totalSendingAmount",
             expected=quote["totalSendingAmount"],
             observed=before.total - after.total,
@@ -168,7 +167,7 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
     patched = client.patch("/config", json={"feeConfigs": [entry]})
     check(
         patched.status == 200,
-        "§4 Platform configuration",
+        clauses.PLATFORM_CONFIGURATION_ENDPOINTS,
         f"PATCH /config with a USD fee configuration is accepted (names from the profile: {names})",
         expected=200,
         observed=(patched.status, patched.content[:300]),
@@ -181,7 +180,7 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
     low, high = net * 100 // 10_000 + 25 - 1, sent * 100 // 10_000 + 25 + 1
     check(
         isinstance(fee, int) and low <= fee <= high,
-        "§2 Resources and their fields — PlatformConfig",
+        clauses.PLATFORM_CONFIG,
         "the standing platform fee in feeConfigs (a variable rate in basis points and a fixed "
         "amount) applies to cross-currency transactions from USD and is reported in "
         "platformFeesIncluded",

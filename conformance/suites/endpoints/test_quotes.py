@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
-from conformance.exchange.assertions import assert_invalid_input, assert_status
+from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.payments.quote_bodies import without
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.mark.requirement(
@@ -36,12 +36,13 @@ def wallet(money):
     ],
     ids=["required-fields-only", "description", "remittance-information", "explicit-false"],
 )
-def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, config_lock, extra):
+def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, extra):
     """No paymentRail (the service chooses one), no immediatelyExecute (false by default), no
     purposeOfPayment (its values are not shown)."""
     response = money.create_quote(wallet.corridor().body(**extra))
-    assert_status(response, 201, CLAUSE, "POST /quotes with a valid request answers 201")
-    quote = response.json
+    quote = required_json(
+        response, CLAUSE, "POST /quotes with a valid request answers 201", status=201
+    )
     check(
         quote.get("status") == "PENDING",
         CLAUSE,

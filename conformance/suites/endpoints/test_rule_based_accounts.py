@@ -16,9 +16,10 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
-from conformance.exchange.assertions import assert_invalid_input
+from conformance.exchange.assertions import assert_invalid_input, required_json
 
 pytestmark = [
     pytest.mark.resource("InternalAccount"),
@@ -27,8 +28,8 @@ pytestmark = [
     needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
-CLAUSE = "§4 Accounts"
-SANDBOX_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 SWEPT = 12_345
 
 
@@ -64,17 +65,14 @@ def test_repeating_the_idempotency_key_returns_the_first_account(rule_based, hol
         rule_based.create(body, key), "the first request with an Idempotency-Key answers 201"
     )
     again = rule_based.create(body, key)
-    check(
-        again.status == 200,
+    repeated = required_json(
+        again,
         CLAUSE,
         "repeating POST /internal-accounts with an Idempotency-Key already used answers 200",
-        expected=200,
-        observed=(again.status, again.content[:300]),
-        exchange=again.exchange,
+        status=200,
     )
     check(
-        again.json.get("id") == first["id"]
-        and account_numbers(again.json) == account_numbers(first),
+        repeated.get("id") == first["id"] and account_numbers(repeated) == account_numbers(first),
         CLAUSE,
         "the repeat answers the first account (same id and account number)",
         expected=(first["id"], sorted(account_numbers(first))),

@@ -20,9 +20,7 @@ OTHER_CURRENCY = {"USD": "EUR"}
 
 
 @pytest.mark.requirement("SANDBOX-SEND", "SANDBOX-SEND-AMOUNT-DEFAULT")
-def test_sending_without_an_amount_pays_the_quote_and_returns_its_transaction(
-    transfers, config_lock
-):
+def test_sending_without_an_amount_pays_the_quote_and_returns_its_transaction(transfers):
     jit = transfers.just_in_time("USD")
     transaction = transfers.send_ok(jit.quote_id, "USD")
     # §3 says a paid just-in-time quote has "transaction created": the quote's own
@@ -47,7 +45,7 @@ def test_sending_without_an_amount_pays_the_quote_and_returns_its_transaction(
 
 
 @pytest.mark.requirement("SANDBOX-SEND-CURRENCY-MATCH")
-def test_a_currency_other_than_the_funding_source_s_is_refused(transfers, config_lock):
+def test_a_currency_other_than_the_funding_source_s_is_refused(transfers):
     jit = transfers.just_in_time("USD")
     response = transfers.send(jit.quote_id, OTHER_CURRENCY["USD"])
     check(

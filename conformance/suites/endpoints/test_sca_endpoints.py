@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import AUTHORIZE_CLAUSE, LOGIN_HOOK, PROOF_HOOK, challenge_of
@@ -13,18 +14,17 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/login/complete"
+LOGIN_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sca/login/complete"
 
 
 @pytest.fixture(scope="module")
 def wallet(sca):
-    with sca.money.stable_config():
-        return sca.wallet(("EUR",))
+    return sca.wallet(("EUR",))
 
 
 @needs_adapter_hook(LOGIN_HOOK)
 @pytest.mark.requirement("SCA-LOGIN-COMPLETE")
-def test_completing_an_sca_login_returns_the_session_expiry(sca, wallet, config_lock):
+def test_completing_an_sca_login_returns_the_session_expiry(sca, wallet):
     session = sca.login_ok(wallet.customer_id)
     check(
         parse_timestamp(session.get("sessionExpiresAt")) is not None,
@@ -36,7 +36,7 @@ def test_completing_an_sca_login_returns_the_session_expiry(sca, wallet, config_
 
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("QUOTE-AUTHORIZE-RETURNS-QUOTE")
-def test_authorizing_with_a_valid_proof_returns_the_quote(sca, wallet, config_lock):
+def test_authorizing_with_a_valid_proof_returns_the_quote(sca, wallet):
     sca.login_ok(wallet.customer_id)
     quote = sca.challenged(wallet)
     proof = sca.proof(wallet.customer_id, challenge_of(quote), valid=True)

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§4 Quotes and transactions — GET /transactions"
+CLAUSE = clauses.QUOTES_ENDPOINTS + " — GET /transactions"
 
 
 @pytest.fixture(scope="module")
 def history(money):
     """A customer with one COMPLETED and one PENDING (quoted, not executed) transaction."""
-    with money.stable_config():
-        wallet = money.wallet(("USD",))
-        corridor = wallet.corridor()
-        paid = money.pay(corridor.source_id, corridor.destination_id, 11_111)
-        pending = money.quote(corridor.body(amount=22_222))
+    wallet = money.wallet(("USD",))
+    corridor = wallet.corridor()
+    paid = money.pay(corridor.source_id, corridor.destination_id, 11_111)
+    pending = money.quote(corridor.body(amount=22_222))
     money.completed(wallet.customer_id, paid["transactionId"])
     return wallet.customer_id, {
         "COMPLETED": paid["transactionId"],
@@ -41,15 +42,13 @@ def history(money):
 def test_every_transaction_listed_matches_the_filters(client, history, filters):
     customer_id, ours = history
     response = client.get("/transactions", params={"customerId": customer_id, **filters})
-    check(
-        response.status == 200,
+    listed = required_json(
+        response,
         CLAUSE,
         "GET /transactions with status and type filters returns the matching transactions",
-        expected=200,
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=200,
     )
-    items = [i for i in contract.list_items(response.json) or [] if isinstance(i, dict)]
+    items = [i for i in contract.list_items(listed) or [] if isinstance(i, dict)]
     wrong = [
         {k: i.get(k) for k in ("id", *filters)}
         for i in items

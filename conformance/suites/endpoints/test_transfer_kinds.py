@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§1 What the service does — 3. Quotes"
+CLAUSE = clauses.WHAT_THE_SERVICE_DOES + " — 3. Quotes"
 AMOUNT = 20_000
 
 
 @pytest.mark.requirement("QUOTE-ALL-TRANSFER-KINDS")
-def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers, config_lock):
+def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers):
     currencies = money.currencies(("USD", "EUR"))
     if "USD" not in currencies:
         pytest.skip("the platform's supportedCurrencies do not include USD")

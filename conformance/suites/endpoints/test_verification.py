@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.verification_outcomes import INCOMPLETE, INDIVIDUAL, expected
+from conformance.exchange.assertions import required_json
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS
 
 
 @pytest.mark.requirement("VERIFICATION-SUBMIT")
 def test_post_verifications_returns_a_verification_for_the_customer(onboarding):
     customer = onboarding.individual("001", complete=False)
     response = onboarding.submit(customer["id"])
+    statement = "POST /verifications {customerId} returns a Verification for that customer"
+    verification = required_json(
+        response, CLAUSE + " — POST /verifications", statement, status=(200, 201)
+    )
     check(
-        response.status in (200, 201) and response.json.get("customerId") == customer["id"],
+        verification.get("customerId") == customer["id"],
         CLAUSE + " — POST /verifications",
-        "POST /verifications {customerId} returns a Verification for that customer",
+        statement,
         expected=customer["id"],
         observed=(response.status, response.field("customerId")),
         exchange=response.exchange,
@@ -31,15 +37,12 @@ def test_get_verifications_by_customer_returns_its_verification(onboarding):
     customer = onboarding.individual("001", complete=False)
     submitted = onboarding.submit(customer["id"]).json
     response = onboarding.latest_verification(customer["id"])
-    check(
-        response.status == 200,
+    found = required_json(
+        response,
         CLAUSE + " — GET /verifications",
         "GET /verifications?customerId=<id> returns the customer's verification",
-        expected=200,
-        observed=response.status,
-        exchange=response.exchange,
+        status=200,
     )
-    found = response.json
     check(
         found.get("customerId") == customer["id"]
         and found.get("verificationStatus") == submitted.get("verificationStatus")
@@ -69,7 +72,7 @@ def test_a_single_word_full_name_is_refused_at_submission(onboarding, profile):
     )
     check(
         refused,
-        "§2 Resources and their fields — Customer",
+        clauses.CUSTOMER,
         "a single-word fullName is rejected at verification submission",
         expected="400, 409 or 422, or RESOLVE_ERRORS with an error on fullName",
         observed=(response.status, response.content[:300]),
@@ -78,7 +81,7 @@ def test_a_single_word_full_name_is_refused_at_submission(onboarding, profile):
     after = onboarding.status(customer["id"])
     check(
         after == before and expected(INDIVIDUAL, profile, INCOMPLETE, "001").allows_status(after),
-        "§2 Resources and their fields — Customer",
+        clauses.CUSTOMER,
         "a customer whose fullName is refused does not advance",
         expected=before,
         observed=after,

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.wallet.flows import ENDPOINT, item
 from conformance.wallet.keys import WalletKey
 
 pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
 
-ACCOUNTS = "§4 Accounts"
+ACCOUNTS = clauses.ACCOUNTS_ENDPOINTS
 
 
 @pytest.mark.requirement("WALLET-CREDENTIAL-REGISTER")
@@ -76,7 +77,8 @@ def test_the_sealed_session_key_decrypts_into_a_working_signing_key(embedded_wal
     embedded_wallet.still_signs(
         session,
         account["id"],
-        f"§5 item 4: the {kind} session key decrypted from encryptedSessionSigningKey",
+        f"{clauses.AUTHENTICATION} — embedded wallet, item 4: the {kind} session key decrypted "
+        "from encryptedSessionSigningKey",
     )
 
 

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given
 
 from conformance.configuration.bodies import invalid_config_patches, known_currency_codes
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§7 Errors"
+CLAUSE = clauses.ERRORS
 
 
 @pytest.mark.writes

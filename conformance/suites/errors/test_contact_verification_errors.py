@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§7 Errors — 409"
+CLAUSE = clauses.ERRORS + " — 409"
 
 
 @pytest.mark.requirement(
@@ -43,6 +44,6 @@ def test_a_kyc_link_before_the_channels_are_verified_answers_409(onboarding):
     assert_status(
         onboarding.kyc_link(customer["id"]),
         409,
-        "§3 Contact verification",
+        clauses.CONTACT_VERIFICATION_STATES,
         "generating a verification link before every present channel is VERIFIED returns 409",
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import field_errors, names_field
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import end_user_terms, supported_agreements
@@ -19,7 +20,7 @@ from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§7 Errors"
+CLAUSE = clauses.ERRORS
 
 
 def assert_refused(response, case):

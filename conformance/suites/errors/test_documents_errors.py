@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.document_files import unreadable_photo
 from conformance.exchange.assertions import assert_status
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 
-CLAUSE = "§7 Errors — 422 DOCUMENT_REJECTED"
+CLAUSE = clauses.ERRORS + " — 422 DOCUMENT_REJECTED"
 
 
 @pytest.mark.requirement("DOCUMENT-REJECTED-422")

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-ERRORS_CLAUSE = "§7 Errors"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+ERRORS_CLAUSE = clauses.ERRORS
 AMOUNT = 15_000
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def error_code(response):
@@ -32,7 +32,7 @@ def error_code(response):
 
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-SAME-TRANSACTION-ID")
-def test_a_second_execute_debits_nothing(money, wallet, config_lock, advisory):
+def test_a_second_execute_debits_nothing(money, wallet, advisory):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     quote = money.quote(corridor.body(amount=AMOUNT))

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Customers and verification"
+CLAUSE = clauses.CUSTOMERS_ENDPOINTS
 CODE = "END_USER_TERMS_NOT_ACCEPTED"
 
 
@@ -25,7 +26,7 @@ def error_code(response):
 
 @pytest.mark.requirement("END-USER-TERMS-NOT-ACCEPTED")
 def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platforms(
-    money, profile, config_lock, advisory
+    money, profile, advisory
 ):
     customer = money.approved_customer(["USD"], terms=False)
     source = money.active_account(customer["id"], "USD")
@@ -40,7 +41,7 @@ def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platfor
         return
     check(
         400 <= refused.status < 500 and error_code(refused) == CODE,
-        "§7 Errors",
+        clauses.ERRORS,
         "until end-user terms acceptance is on file, quotes fail with END_USER_TERMS_NOT_ACCEPTED "
         "(unregulated platforms)",
         expected=f"a 4xx with code {CODE}",

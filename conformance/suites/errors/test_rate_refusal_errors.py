@@ -10,26 +10,26 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, error_code, is_refusal, refuse_rate
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§7 Errors"
+CLAUSE = clauses.ERRORS
 CODE = "QUOTE_RATE_UNAVAILABLE"
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-ERROR")
 def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailable(
-    money, wallet, adapter, config_lock
+    money, wallet, adapter
 ):
     corridor = wallet.corridors()[-1]  # cross-currency where the platform supports two
     quote = money.quote(corridor.body("SENDING", 20_000))

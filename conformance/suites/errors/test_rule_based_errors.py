@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import assert_status
@@ -19,8 +20,8 @@ pytestmark = [
     needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
-CLAUSE = "§4 Accounts"
-ERRORS_CLAUSE = "§7 Errors"
+CLAUSE = clauses.ACCOUNTS_ENDPOINTS
+ERRORS_CLAUSE = clauses.ERRORS
 
 
 @pytest.mark.requirement("RULE-BASED-IDEMPOTENCY-CONFLICT-409")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, SCA_CLAUSE, challenge_of, error_code
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-ERRORS_CLAUSE = "§7 Errors"
-AUTHORIZE_CLAUSE = "§4 Quotes and transactions — POST /quotes/{quoteId}/authorize"
+ERRORS_CLAUSE = clauses.ERRORS
+AUTHORIZE_CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/authorize"
 WRONG_PROOFS = 6
 
 
@@ -25,7 +26,7 @@ def _still_awaiting(sca, quote, why):
     if read.status == 200:  # reading a quote back is not shown; check it where served
         check(
             read.json.get("status") == "PENDING_AUTHORIZATION",
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             why,
             expected="PENDING_AUTHORIZATION",
             observed=read.json.get("status"),
@@ -35,7 +36,7 @@ def _still_awaiting(sca, quote, why):
 
 @needs_adapter_hook(PROOF_HOOK)
 @pytest.mark.requirement("SCA-SESSION-REQUIRED-409")
-def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advisory):
+def test_authorization_without_an_sca_session_answers_409(sca, advisory):
     """The interface names 409 ``SCA_SESSION_REQUIRED`` on authorization ("may answer"),
     not that every authorization needs a session: a target that authorizes a valid proof
     without one is an advisory; one that refuses it must refuse with that answer."""
@@ -45,7 +46,7 @@ def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advi
     response = sca.authorize(quote["id"], proof)
     if 200 <= response.status < 300:
         advisory(
-            "§4 Quotes and transactions: a valid proof was authorized although the customer "
+            clauses.QUOTES_ENDPOINTS + ": a valid proof was authorized although the customer "
             "never completed an SCA login; the interface names 409 SCA_SESSION_REQUIRED but "
             "does not state when a session is required"
         )
@@ -64,7 +65,7 @@ def test_authorization_without_an_sca_session_answers_409(sca, config_lock, advi
 
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-ACCOUNT-LOCKED-423")
-def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, config_lock, advisory):
+def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, advisory):
     wallet = sca.wallet(("EUR",))
     sca.login_ok(wallet.customer_id)
     quote = sca.challenged(wallet)
@@ -75,7 +76,7 @@ def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, config_lock, a
         statuses.append((response.status, error_code(response)))
         check(
             not 200 <= response.status < 300,
-            "§3 Quote and transaction",
+            clauses.QUOTE_AND_TRANSACTION_STATES,
             "only a valid proof authorizes a challenge: a wrong proof is refused",
             expected="a 4xx",
             observed=(response.status, response.content[:200]),
@@ -122,7 +123,7 @@ def _answers_409(response, endpoint):
 
 @pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
 @pytest.mark.parametrize("executed", [False, True], ids=["pending-quote", "executed-quote"])
-def test_quote_authorization_answers_409_for_customers_outside_sca(sca, config_lock, executed):
+def test_quote_authorization_answers_409_for_customers_outside_sca(sca, executed):
     """The body is the interface's ``{code}``; the customer has no challenge to answer. A
     PENDING quote too: on an executed quote a 409 could come from the quote's state alone,
     so only the PENDING one shows that the customer is refused for being outside SCA."""
@@ -132,7 +133,7 @@ def test_quote_authorization_answers_409_for_customers_outside_sca(sca, config_l
 
 
 @pytest.mark.requirement("SCA-ENDPOINTS-NON-SCA-409")
-def test_sca_login_answers_409_for_customers_outside_sca(sca, config_lock):
+def test_sca_login_answers_409_for_customers_outside_sca(sca):
     """The login body is not shown: the adapter's is sent when there is one, else
     ``{customerId, code}``; the 409 must not depend on the proof, since the customer is
     outside SCA. Without an adapter a 400 may be the target reading the body another way,

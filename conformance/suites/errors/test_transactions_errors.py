@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.exchange.assertions import assert_status
 
 pytestmark = pytest.mark.resource("Transaction")
@@ -23,7 +24,7 @@ def test_a_status_filter_with_type_card_answers_400(client, status):
     assert_status(
         response,
         400,
-        "§7 Errors",
+        clauses.ERRORS,
         f"GET /transactions with a status filter (status={status}) combined with type=CARD "
         "answers 400: status filters payment transactions only, whatever its value",
     )

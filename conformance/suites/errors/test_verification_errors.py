@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.customers.verification_checks import a_final_customer
 from conformance.exchange.assertions import assert_status
 
@@ -21,6 +22,6 @@ def test_a_submission_for_a_final_customer_answers_400(onboarding, kind, suffix)
     assert_status(
         onboarding.submit(customer["id"]),
         400,
-        "§7 Errors",
+        clauses.ERRORS,
         "POST /verifications on a customer already APPROVED or REJECTED answers 400",
     )

@@ -7,6 +7,7 @@ import base64
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.error_bodies import field_errors
 from conformance.contract.failures import check
 from conformance.wallet.flows import item
@@ -45,14 +46,14 @@ def test_a_malformed_oidc_token_is_refused(embedded_wallet, case):
         body = response.json
         check(
             isinstance(body, dict) and body.get("code") == "INVALID_INPUT",
-            "§7 Errors",
+            clauses.ERRORS,
             "a malformed OIDC JWT refused before authentication answers 400 INVALID_INPUT",
             observed=body.get("code") if isinstance(body, dict) else body,
             exchange=response.exchange,
         )
         check(
             bool(field_errors(body)),
-            "§7 Errors",
+            clauses.ERRORS,
             "a 400 INVALID_INPUT lists the invalid field in details.errors[]",
             observed=body.get("details") if isinstance(body, dict) else body,
             exchange=response.exchange,

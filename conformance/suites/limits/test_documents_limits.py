@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.document_files import (
     MEBIBYTE,
@@ -19,7 +20,7 @@ from conformance.customers.document_files import (
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits — uploaded document"
+CLAUSE = clauses.LIMITS + " — uploaded document"
 REFUSALS = (400, 413, 415, 422)
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import pytest
 
 from conformance.configuration.bodies import fee_config
+from conformance.contract import clauses
 from conformance.contract.failures import check
-from conformance.exchange.assertions import assert_invalid_input, assert_status
+from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 
 
 @pytest.mark.writes
@@ -39,20 +40,20 @@ def test_fee_configuration_for_usd_is_accepted(scratch_platform, profile):
     names = profile.fee_config_names
     fees = [fee_config(names, "USD")]
     response = client.patch("/config", json={"feeConfigs": fees})
-    assert_status(
+    changed = required_json(
         response,
-        200,
         CLAUSE,
         "a USD fee configuration (variable basis points and a fixed amount) is accepted; "
         f"field names from the profile: {names}",
+        status=200,
     )
     # field by field: entries may carry more fields, and the fixed amount may read back as
     # a money object (§2 says only "a fixed amount")
     check(
-        echoes(fees, response.json.get("feeConfigs"), amounts={names["fixed"]}),
-        "§2 Resources and their fields — PlatformConfig",
+        echoes(fees, changed.get("feeConfigs"), amounts={names["fixed"]}),
+        clauses.PLATFORM_CONFIG,
         "feeConfigs holds the standing platform fee as configured",
         expected=fees,
-        observed=response.json.get("feeConfigs"),
+        observed=changed.get("feeConfigs"),
         exchange=response.exchange,
     )

@@ -6,25 +6,25 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
-from conformance.exchange.assertions import assert_invalid_input, assert_status
+from conformance.exchange.assertions import assert_invalid_input, assert_status, required_json
 from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
-QUOTES_CLAUSE = "§4 Quotes and transactions"
+CLAUSE = clauses.LIMITS
+QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.mark.requirement("LIMIT-REMITTANCE-INFORMATION-80")
-def test_remittance_information_of_80_characters_is_accepted(money, wallet, config_lock):
+def test_remittance_information_of_80_characters_is_accepted(money, wallet):
     response = money.create_quote(wallet.corridor().body(remittanceInformation="R" * 80))
     assert_status(response, 201, CLAUSE, "remittanceInformation of 80 characters is accepted")
 
@@ -38,7 +38,7 @@ def test_remittance_information_over_80_characters_is_refused(money, wallet, len
 
 @pytest.mark.requirement("LIMIT-QUOTE-LIFETIME", "QUOTE-TIMESTAMPS")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, config_lock, side):
+def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, side):
     quote = money.quote(wallet.corridor().body(side))
     created, expires = (
         parse_timestamp(quote.get("createdAt")),
@@ -63,20 +63,20 @@ def override(profile, bps, fixed):
 
 
 @pytest.mark.requirement("QUOTE-PLATFORM-FEE-OVERRIDE-USD")
-def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wallet, config_lock):
+def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wallet):
     targets = [c for c in wallet.destinations if c != "USD"] or ["USD"]
     body = wallet.corridor("USD", targets[0]).body(
         "SENDING", 100_000, platformFeeOverride=override(profile, 50, 10)
     )
     response = money.create_quote(body)
-    assert_status(
+    quote = required_json(
         response,
-        201,
         QUOTES_CLAUSE,
         "platformFeeOverride is accepted on a quote from a USD source (inner names from the "
         "profile: fee_override_variable_bps, fee_override_fixed)",
+        status=201,
     )
-    fee = response.json.get("platformFeesIncluded")
+    fee = quote.get("platformFeesIncluded")
     check(
         isinstance(fee, int) and 0 < fee <= 100_000 * 50 // 10_000 + 10 + 1,
         QUOTES_CLAUSE,

@@ -13,6 +13,7 @@ import uuid
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import assert_invalid_input
@@ -24,7 +25,7 @@ pytestmark = [
     needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 LIMIT = 255
 
 
@@ -70,7 +71,7 @@ def test_an_account_label_holds_up_to_255_characters(rule_based, holder):
     )
     check(
         account.get(label_field) == "L" * LIMIT,
-        "§2 Resources and their fields — InternalAccount",
+        clauses.INTERNAL_ACCOUNT,
         "the account carries the platform-supplied label",
         expected=f"{LIMIT} times 'L'",
         observed=account.get(label_field),

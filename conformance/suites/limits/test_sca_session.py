@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK
@@ -14,14 +15,14 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 SESSION = timedelta(days=180)
 TOLERANCE = timedelta(minutes=10)
 
 
 @needs_adapter_hook(LOGIN_HOOK)
 @pytest.mark.requirement("LIMIT-SCA-SESSION-180-DAYS")
-def test_an_sca_session_lasts_180_days(sca, config_lock):
+def test_an_sca_session_lasts_180_days(sca):
     customer = sca.customer(("EUR",))
     session = sca.login_ok(customer["id"])
     now = sca.money.server_time() or datetime.now(UTC)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import (
     LIMITS_HOOK,
@@ -19,7 +20,7 @@ from conformance.payments.money_limits import (
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits"
+CLAUSE = clauses.LIMITS
 CURRENCY = "USD"
 # Reaching the daily limit takes daily // size payments; beyond this many the test skips.
 MOST_PAYMENTS = 20
@@ -27,7 +28,7 @@ MOST_PAYMENTS = 20
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-TRANSACTION-SIZE-400")
-def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, config_lock):
+def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter):
     limits = transaction_limits(adapter, CURRENCY)
     wallet = money.wallet((CURRENCY,), funds=2 * limits.size + 1_000_000)
     corridor = wallet.corridor(CURRENCY, CURRENCY)
@@ -46,7 +47,7 @@ def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter, 
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-DAILY-VOLUME-429")
-def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter, config_lock):
+def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter):
     limits = transaction_limits(adapter, CURRENCY)
     step = min(limits.size, limits.daily)
     payments = limits.daily // step

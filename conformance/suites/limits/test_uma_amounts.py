@@ -10,11 +10,12 @@ from __future__ import annotations
 import pytest
 
 from conformance.configuration.bodies import editable_snapshot
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§8 Limits — per-currency UMA amounts"
+CLAUSE = clauses.LIMITS + " — per-currency UMA amounts"
 LOW, HIGH = 1_000, 50_000
 
 
@@ -29,7 +30,7 @@ def narrowed_usd(client):
     response = client.patch("/config", json={"supportedCurrencies": entries})
     check(
         200 <= response.status < 300,
-        "§4 Platform configuration — PATCH /config",
+        clauses.PLATFORM_CONFIGURATION_ENDPOINTS + " — PATCH /config",
         "supportedCurrencies with minAmount and maxAmount per currency can be patched",
         expected="2xx",
         observed=(response.status, response.content[:300]),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import consent_of, end_user_terms, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
@@ -15,7 +16,7 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Customer"
+CLAUSE = clauses.CUSTOMER
 
 
 def same_acceptance(recorded, sent):
@@ -69,7 +70,7 @@ def test_accepting_a_type_again_keeps_only_the_latest_acceptance(onboarding, cli
     response = onboarding.patch(customer["id"], {"agreementConsents": [latest]})
     check(
         response.status == 200,
-        "§4 Customers and verification",
+        clauses.CUSTOMERS_ENDPOINTS,
         "PATCH /customers/{customerId} records a new acceptance",
         observed=response.status,
         exchange=response.exchange,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.customers.checks import assert_reads_back
 
 pytestmark = [pytest.mark.resource("BeneficialOwner"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — BeneficialOwner"
+CLAUSE = clauses.BENEFICIAL_OWNER
 
 
 @pytest.mark.requirement("BENEFICIAL-OWNER-FIELDS", "BENEFICIAL-OWNER-PERSONAL-INFO")

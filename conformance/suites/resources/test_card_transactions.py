@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.cards.flows import AUTHORIZE_HOOK, CARD_CLAUSE, CLEAR_HOOK, ISSUE_HOOK, MERCHANT
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 
@@ -115,7 +116,7 @@ def test_a_card_record_states_whether_it_supports_wallet_tokenization(cards):
     )
     check(
         isinstance(value, bool),
-        "§2 Resources and their fields — Card record",
+        clauses.CARD_TRANSACTION + " — card record",
         "a card carries cardCapabilities.supportsDigitalWalletTokenization (a boolean)",
         observed=capabilities if capabilities is not None else "<no cardCapabilities>",
         hint=f"the card record as the adapter hook {ISSUE_HOOK.__name__} answered it",
@@ -132,7 +133,7 @@ def test_an_account_funding_a_card_states_its_card_capabilities(cards, profile):
     account = cards.money.account(card.customer_id, card.account_id)
     check(
         account.get(name) is not None,
-        "§2 Resources and their fields — InternalAccount (card capabilities)",
+        clauses.INTERNAL_ACCOUNT + " (card capabilities)",
         "an internal account that funds a card carries the capabilities of a card issued "
         "with it as funding source",
         expected=f"{name}: the capabilities (present, not null)",

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.onboarding import contact_channels
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Customer"
+CLAUSE = clauses.CUSTOMER
 
 
 @pytest.mark.requirement("CONTACT-VERIFICATION-FIELD-SHAPE")

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.bodies import business_body, individual_body
 from conformance.customers.checks import assert_reads_back
@@ -18,7 +19,7 @@ from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Customer"
+CLAUSE = clauses.CUSTOMER
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 STATUSES = {"UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"}
 
@@ -49,7 +50,7 @@ def test_an_individual_comes_back_with_the_fields_sent(onboarding):
     customer = onboarding.create(body)
     check(
         re.fullmatch(rf"Customer:{UUID}", str(customer.get("id"))),
-        "§0 Conventions",
+        clauses.CONVENTIONS,
         "record identifiers have the form Customer:<uuid>",
         observed=customer.get("id"),
     )

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.document_files import identity_photo, pdf_document
 from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = [pytest.mark.resource("Document"), pytest.mark.writes]
 
-CLAUSE = "§2 Document (upload, multipart/form-data)"
+CLAUSE = clauses.DOCUMENT
 IDENTITY_UPLOADS = [
     ("PASSPORT", None),
     ("DRIVERS_LICENSE", "FRONT"),

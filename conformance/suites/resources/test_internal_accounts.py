@@ -13,11 +13,12 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — InternalAccount"
+CLAUSE = clauses.INTERNAL_ACCOUNT
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 TYPES = {"INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET", "RULE_BASED"}
 STATUSES = {"PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"}
@@ -26,8 +27,7 @@ STATUSES = {"PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"}
 @pytest.fixture(scope="module")
 def accounts(money):
     """An approved customer and its listed internal accounts (one ACTIVE in USD at least)."""
-    with money.stable_config():
-        customer = money.approved_customer(money.currencies())
+    customer = money.approved_customer(money.currencies())
     money.active_account(customer["id"], "USD")
     return customer, money.internal_accounts(customer["id"])
 
@@ -44,7 +44,7 @@ def test_internal_accounts_carry_their_identity_type_status_and_owner(accounts):
     for account in listed:
         check(
             re.fullmatch(rf"InternalAccount:{UUID}", str(account.get("id"))),
-            "§0 Conventions",
+            clauses.CONVENTIONS,
             "record identifiers have the form InternalAccount:<uuid>",
             observed=account.get("id"),
         )
@@ -133,7 +133,7 @@ def test_active_accounts_carry_payment_instructions_for_funding(accounts, schema
             problems = schema_registry.violations("common#/$defs/PaymentInstruction", entry)
             check(
                 not problems,
-                "§2 Resources and their fields — Quote (payment instruction entry)",
+                clauses.QUOTE + " (payment instruction entry)",
                 "a payment instruction has an optional instructionsNotes and "
                 "accountOrWalletInfo with accountType plus type-specific fields",
                 observed=[f"{p.path}: {p.message}" for p in problems],

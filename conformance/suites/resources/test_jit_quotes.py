@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.transfer_flows import instruction_infos, reference_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 
 
 @pytest.mark.requirement("FUNDING-JIT-PAYMENT-INSTRUCTIONS")
-def test_a_just_in_time_quote_carries_payment_instructions_with_a_reference(transfers, config_lock):
+def test_a_just_in_time_quote_carries_payment_instructions_with_a_reference(transfers):
     jit = transfers.just_in_time("USD")
     infos = instruction_infos(jit.quote)
     check(
@@ -38,7 +39,7 @@ def test_a_just_in_time_quote_carries_payment_instructions_with_a_reference(tran
 
 @pytest.mark.requirement("FUNDING-JIT-PAYMENT-INSTRUCTIONS")
 def test_just_in_time_quotes_in_every_supported_currency_carry_instructions(
-    money, transfers, config_lock, advisory
+    money, transfers, advisory
 ):
     """Not only USD: a just-in-time quote funded in each currency the platform supports
     carries its instructions (the quote schema also requires them on every PENDING

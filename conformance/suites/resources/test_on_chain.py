@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 AMOUNT = 20_000
 
 
 @pytest.fixture(scope="module")
 def funded(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def chain_records(transaction):
@@ -33,9 +33,7 @@ def chain_records(transaction):
 
 
 @pytest.mark.requirement("TRANSACTION-ON-CHAIN-TRANSACTION")
-def test_a_settled_wallet_payout_carries_its_on_chain_transaction(
-    money, transfers, funded, config_lock
-):
+def test_a_settled_wallet_payout_carries_its_on_chain_transaction(money, transfers, funded):
     wallet = transfers.wallet_account(funded.customer_id)
     paid = money.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)
     transaction = money.completed(funded.customer_id, paid["transactionId"])
@@ -50,9 +48,7 @@ def test_a_settled_wallet_payout_carries_its_on_chain_transaction(
 
 
 @pytest.mark.requirement("UMA-RECONCILIATION-SETTLEMENT-HASH")
-def test_a_settled_uma_payment_reports_its_settlement_leg_hash(
-    money, transfers, funded, config_lock
-):
+def test_a_settled_uma_payment_reports_its_settlement_leg_hash(money, transfers, funded):
     body = transfers.uma_body(funded.sources["USD"]["id"], transfers.uma_address(), AMOUNT)
     quote = money.quote(body)
     money.execute_ok(quote["id"])

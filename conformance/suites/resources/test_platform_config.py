@@ -7,11 +7,12 @@ import re
 import pytest
 
 from conformance.configuration.bodies import USER_INFO_FIELD_NAMES
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
-CLAUSE = "§2 Resources and their fields — PlatformConfig"
+CLAUSE = clauses.PLATFORM_CONFIG
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 UTC_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$")
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 RATE_DETAILS = (
     "counterpartyMultiplier",
     "counterpartyFixedFee",
@@ -30,8 +31,7 @@ STATUSES = {"PENDING", "PROCESSING", "COMPLETED", "PENDING_AUTHORIZATION", "EXPI
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
@@ -52,7 +52,7 @@ def corridor(request, wallet):
     "COMMON-CURRENCY-DECIMALS",
 )
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_describes_the_request_it_answers(money, corridor, config_lock, advisory, side):
+def test_a_quote_describes_the_request_it_answers(money, corridor, advisory, side):
     body = corridor.body(side, 54_321)
     quote = money.quote(body)
     check(
@@ -101,7 +101,7 @@ def test_a_quote_describes_the_request_it_answers(money, corridor, config_lock, 
         if code in MINOR_UNITS:
             check(
                 currency.get("decimals") == MINOR_UNITS[code],
-                "§0 Conventions",
+                clauses.CONVENTIONS,
                 "every currency object carries decimals, the decimal places of the currency's "
                 "smallest unit",
                 expected=MINOR_UNITS[code],
@@ -110,7 +110,7 @@ def test_a_quote_describes_the_request_it_answers(money, corridor, config_lock, 
 
 
 @pytest.mark.requirement("FEES-RATE-DETAILS-FIELDS")
-def test_rate_details_name_the_service_and_counterparty_components(money, corridor, config_lock):
+def test_rate_details_name_the_service_and_counterparty_components(money, corridor):
     quote = money.quote(corridor.body("SENDING", 54_321))
     details = quote.get("rateDetails")
     missing = [n for n in RATE_DETAILS if not isinstance(details, dict) or n not in details]

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from conformance.accounts.rule_based import SWEEP_RULE_HOOK, account_numbers
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 
@@ -20,7 +21,7 @@ pytestmark = [
     needs_adapter_hook(SWEEP_RULE_HOOK),
 ]
 
-CLAUSE = "§2 Resources and their fields — InternalAccount"
+CLAUSE = clauses.INTERNAL_ACCOUNT
 ISO4217 = re.compile(r"[A-Z]{3}")
 
 

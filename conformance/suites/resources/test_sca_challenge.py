@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.transfer_flows import Transfers
@@ -17,13 +18,13 @@ from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Quote"
+CLAUSE = clauses.QUOTE
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 FACTORS_SEEN = ("SMS_OTP", "PASSKEY")
 
 
 @pytest.mark.requirement("SCA-CHALLENGE-SHAPE")
-def test_an_sca_challenge_has_the_documented_shape(sca, config_lock, advisory):
+def test_an_sca_challenge_has_the_documented_shape(sca, advisory):
     wallet = sca.wallet(("EUR",))
     quote = sca.challenged(wallet)
     challenge = challenge_of(quote) or {}
@@ -76,13 +77,13 @@ def _challenged_jit_quote(sca, wallet):
 
 
 @pytest.mark.requirement("SCA-PAYMENT-INSTRUCTIONS-WITHHELD")
-def test_a_just_in_time_quote_withholds_its_instructions_while_challenged(sca, config_lock):
+def test_a_just_in_time_quote_withholds_its_instructions_while_challenged(sca):
     _challenged_jit_quote(sca, sca.wallet(("EUR",)))
 
 
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("SCA-PAYMENT-INSTRUCTIONS-WITHHELD")
-def test_a_just_in_time_quote_shows_its_instructions_once_authorized(sca, config_lock):
+def test_a_just_in_time_quote_shows_its_instructions_once_authorized(sca):
     wallet = sca.wallet(("EUR",))
     sca.login_ok(wallet.customer_id)
     quote = _challenged_jit_quote(sca, wallet)

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import HELD_ACCOUNT_HOOK, held_account_number
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 HELD = ("PENDING", "PROCESSING")
 
 
 @needs_adapter_hook(HELD_ACCOUNT_HOOK)
 @pytest.mark.requirement("TRANSACTION-PENDING-REASON")
-def test_a_transaction_held_for_compliance_review_states_why(money, adapter, config_lock):
+def test_a_transaction_held_for_compliance_review_states_why(money, adapter):
     wallet = money.wallet(("USD",))
     number = held_account_number(adapter, "USD")
     held = money.external_account(wallet.customer_id, "USD", number=number)

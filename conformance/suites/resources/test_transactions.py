@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,7 +18,7 @@ from conformance.payments.money import amount_of
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Transaction"
+CLAUSE = clauses.TRANSACTION
 STATUSES = {"PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"}
 DESCRIPTION = "Invoice 2025-204"
 
@@ -25,11 +26,10 @@ DESCRIPTION = "Invoice 2025-204"
 @pytest.fixture(scope="module")
 def paid(money):
     """(customer, quote, its settled transaction) of a payment that completed."""
-    with money.stable_config():
-        wallet = money.wallet(money.currencies())
-        corridor = wallet.corridors()[-1]
-        quote = money.quote(corridor.body("SENDING", 76_543, description=DESCRIPTION))
-        money.execute_ok(quote["id"])
+    wallet = money.wallet(money.currencies())
+    corridor = wallet.corridors()[-1]
+    quote = money.quote(corridor.body("SENDING", 76_543, description=DESCRIPTION))
+    money.execute_ok(quote["id"])
     return wallet.customer, quote, money.completed(wallet.customer_id, quote["transactionId"])
 
 
@@ -129,7 +129,7 @@ def test_a_transaction_carries_the_parties_and_amounts_of_its_quote(paid, adviso
 
 @needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement("TRANSACTION-FAILURE-REASON", "TRANSACTION-REFUND-OBJECT")
-def test_a_failed_transaction_states_its_failure_reason_and_refund(money, config_lock):
+def test_a_failed_transaction_states_its_failure_reason_and_refund(money):
     wallet = money.wallet(("USD",))
     failing = money.failing_external_account(wallet.customer_id)
     executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 12_345)

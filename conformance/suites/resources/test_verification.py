@@ -6,12 +6,13 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.verification_checks import assert_names_missing, individual_packet_parts
 
 pytestmark = [pytest.mark.resource("Verification"), pytest.mark.writes]
 
-CLAUSE = "§2 Resources and their fields — Verification"
+CLAUSE = clauses.VERIFICATION
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 NAMED_STATUSES = {"RESOLVE_ERRORS", "IN_PROGRESS", "PENDING_MANUAL_REVIEW"}
 
@@ -23,7 +24,7 @@ def test_a_verification_carries_its_id_customer_and_creation_time(onboarding, ad
     verification = onboarding.submit(customer["id"]).json  # the client checks the schema
     check(
         re.fullmatch(rf"Verification:{UUID}", str(verification.get("id"))),
-        "§0 Conventions",
+        clauses.CONVENTIONS,
         "record identifiers have the form Verification:<uuid>",
         observed=verification.get("id"),
     )

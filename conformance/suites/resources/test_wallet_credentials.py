@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.wallet.flows import ENDPOINT
 from conformance.wallet.operations import WALLET_TYPE
@@ -42,7 +43,7 @@ def test_the_privacy_flag_appears_only_on_embedded_wallet_accounts(embedded_wall
     ]
     check(
         not flagged,
-        "§2 InternalAccount",
+        clauses.INTERNAL_ACCOUNT,
         f"the wallet privacy flag ({field}) appears only on EMBEDDED_WALLET accounts",
         expected="no other account type carries it",
         observed=flagged,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import contact_channels, wrong_code
@@ -21,8 +22,8 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_contact_verification_code),
 ]
 
-CLAUSE = "§3 Contact verification"
-SEND_CLAUSE = "§4 Customers and verification — POST /customers/{customerId}/verify-<channel>"
+CLAUSE = clauses.CONTACT_VERIFICATION_STATES
+SEND_CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /customers/{customerId}/verify-<channel>"
 
 
 def send(onboarding, customer, channel):
@@ -117,7 +118,7 @@ def test_a_kyc_link_is_issued_once_every_present_channel_is_verified(onboarding,
     response = onboarding.kyc_link(customer["id"])
     check(
         response.status in (200, 201),
-        "§4 Customers and verification — POST /customers/{customerId}/kyc-link",
+        clauses.CUSTOMERS_ENDPOINTS + " — POST /customers/{customerId}/kyc-link",
         "once every present channel is VERIFIED a verification link is issued",
         expected="200 or 201",
         observed=(response.status, response.content[:300]),

@@ -13,26 +13,27 @@ import re
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
+from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
 from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 AMOUNT = 25_000
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 @pytest.mark.requirement("QUOTE-CREATE-PENDING", "QUOTE-CREATE-TRANSACTION-ID")
-def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet, config_lock):
+def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet):
     quote = money.quote(wallet.corridor().body(amount=AMOUNT))
     check(
         quote.get("status") == "PENDING",
@@ -57,7 +58,7 @@ def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet, config_
     "KYC-APPROVED-UNLOCKS-MONEY",
 )
 def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
-    money, wallet, config_lock, advisory
+    money, wallet, advisory
 ):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
@@ -66,7 +67,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
     debited = money.account_balances(wallet.customer_id, corridor.source_id)
     check(
         executed.get("status") in ("PROCESSING", "COMPLETED"),
-        "§4 Quotes and transactions — POST /quotes/{quoteId}/execute",
+        clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/execute",
         "execute answers the Quote with status PROCESSING",
         expected="PROCESSING",
         observed=executed.get("status"),
@@ -105,13 +106,13 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
     "TRANSACTION-PROCESSING-TO-COMPLETED",
     "SANDBOX-INSTANT-SETTLEMENT",
 )
-def test_a_payment_settles_processing_then_completed(money, wallet, payment_events, config_lock):
+def test_a_payment_settles_processing_then_completed(money, wallet, payment_events):
     corridor = wallet.corridor()
     executed = money.pay(corridor.source_id, corridor.destination_id, AMOUNT)
     transaction = money.completed(wallet.customer_id, executed["transactionId"])
     check(
         bool(transaction.get("settledAt")),
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "a settled transaction carries settledAt",
         observed={k: transaction.get(k) for k in ("status", "settledAt")},
     )
@@ -131,9 +132,7 @@ def test_a_payment_settles_processing_then_completed(money, wallet, payment_even
     "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",
     "TRANSACTION-REFUND-OBJECT",
 )
-def test_a_failed_payout_fails_and_its_debit_is_refunded(
-    money, wallet, payment_events, config_lock
-):
+def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_events):
     failing = money.failing_external_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
     before = money.account_balances(wallet.customer_id, source)
@@ -159,7 +158,7 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(
     if refund == "COMPLETED":
         check(
             after == before,
-            "§2 Resources and their fields — Transaction",
+            clauses.TRANSACTION,
             "the amount a failed payment debited is refunded automatically, in full",
             expected=before,
             observed=after,
@@ -167,20 +166,23 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-DEBITS-SOURCE")
-def test_immediate_execution_creates_and_executes_in_one_request(money, wallet, config_lock):
+def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     response = money.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
-    check(
-        response.status == 201 and response.json.get("status") == "COMPLETED",
-        CLAUSE,
+    statement = (
         "POST /quotes with immediatelyExecute true from an internal account creates and "
-        "executes the quote in one request and returns it COMPLETED",
-        expected="201 with status COMPLETED",
-        observed=(response.status, response.json.get("status")),
+        "executes the quote in one request and returns it COMPLETED"
+    )
+    quote = required_json(response, CLAUSE, statement, status=201)
+    check(
+        quote.get("status") == "COMPLETED",
+        CLAUSE,
+        statement,
+        expected="status COMPLETED",
+        observed=(response.status, quote.get("status")),
         exchange=response.exchange,
     )
-    quote = response.json
     money.completed(wallet.customer_id, quote["transactionId"])
     after = money.account_balances(wallet.customer_id, corridor.source_id)
     check(
@@ -193,7 +195,7 @@ def test_immediate_execution_creates_and_executes_in_one_request(money, wallet, 
 
 
 @pytest.mark.requirement("SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT")
-def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money, config_lock):
+def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money):
     """Paid next to an ordinary payout: once that one has settled, the 005 one has not. On
     a customer of its own, whose balance the unsettled payout holds."""
     wallet = money.wallet(("USD",))
@@ -206,7 +208,7 @@ def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money, config_loc
     status = (transaction or {}).get("status")
     check(
         status not in ("COMPLETED", "FAILED"),
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         "a payout destination whose identifier ends in 005 gives a timeout: the transfer does "
         "not settle at once",
         expected="not yet COMPLETED or FAILED",

@@ -11,11 +11,12 @@ import threading
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 THREADS = 12
 ROUNDS = 3
 AMOUNT = 40_000
@@ -23,8 +24,7 @@ AMOUNT = 40_000
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def execute_together(money, quote_id, threads=THREADS):
@@ -46,9 +46,7 @@ def execute_together(money, quote_id, threads=THREADS):
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-PROCESSING")
 @pytest.mark.parametrize("round_", range(ROUNDS))
-def test_simultaneous_executes_of_one_quote_debit_the_source_once(
-    money, wallet, config_lock, advisory, round_
-):
+def test_simultaneous_executes_of_one_quote_debit_the_source_once(money, wallet, advisory, round_):
     corridor = wallet.corridor()
     before = money.account_balances(wallet.customer_id, corridor.source_id)
     quote = money.quote(corridor.body(amount=AMOUNT))

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import (
@@ -28,7 +29,7 @@ pytestmark = [
     needs_adapter_hook(RETURN_HOOK),
 ]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 DEPOSIT = 4_321
 
 
@@ -36,8 +37,7 @@ DEPOSIT = 4_321
 def test_a_returned_incoming_deposit_is_refunded_with_its_events(
     money, adapter, resource_events, profile
 ):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = money.active_account(customer["id"], "USD")
     before = money.account_balances(customer["id"], account["id"])
     transaction = returned_deposit(adapter, account["id"], DEPOSIT)

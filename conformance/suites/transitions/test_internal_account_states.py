@@ -106,9 +106,7 @@ def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(money, ada
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-PENDING-TO-FAILED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(
-    money, adapter, config_lock
-):
+def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(money, adapter):
     """A business (never resolved at creation) lists PENDING accounts until approved."""
     business = money.onboarding.business("004", **money.customer_fields(["USD"], terms=True))
     pending = [a for a in money.internal_accounts(business["id"]) if a.get("status") == "PENDING"]

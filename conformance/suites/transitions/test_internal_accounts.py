@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.onboarding import status_field
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
-CLAUSE = "§3 Internal account"
-VERIFICATION_CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
+CLAUSE = clauses.INTERNAL_ACCOUNT_STATES
+VERIFICATION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-PENDING-TO-ACTIVE")
-def test_accounts_of_a_customer_become_active_once_provisioned(money, config_lock, advisory):
+def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
     """A business (never resolved at creation) is listed, then approved (suffix 004)."""
     business = money.onboarding.business("004", **money.customer_fields(["USD"], terms=True))
     early = money.internal_accounts(business["id"])
@@ -35,7 +36,7 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, config_loc
     status = money.decide(business)
     check(
         status == "APPROVED",
-        "§4 Sandbox behaviours",
+        clauses.SANDBOX_BEHAVIOURS,
         "a business whose registration number does not end in 001, 002 or 003 is approved "
         "once its submission is complete",
         expected="APPROVED",
@@ -56,7 +57,7 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, config_loc
 @pytest.mark.requirement(
     "KYC-PENDING-BLOCKS-MONEY", "KYC-PENDING-ALLOWS-SETUP", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, config_lock, advisory):
+def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, advisory):
     customer = money.pending_customer()
     response = money.create_external(customer["id"], "USD", "40012345000")
     check(

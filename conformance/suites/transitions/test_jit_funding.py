@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,8 +18,8 @@ from conformance.payments.transfer_flows import reference_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-RULE = "§4 Quotes and transactions — rule 2"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+RULE = clauses.QUOTES_ENDPOINTS + " — rule 2"
 
 
 def destination_balance(money, jit):
@@ -26,9 +27,7 @@ def destination_balance(money, jit):
 
 
 @pytest.mark.requirement("FUNDING-JIT-AUTO-EXECUTE")
-def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(
-    money, transfers, config_lock
-):
+def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(money, transfers):
     jit = transfers.just_in_time("USD")
     transfers.send_ok(jit.quote_id, "USD")
     settled = money.settled(jit.customer_id, jit.transaction_id)
@@ -51,9 +50,7 @@ def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(
 
 
 @pytest.mark.requirement("FUNDING-JIT-NOT-EXECUTED-BY-ENDPOINT")
-def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(
-    money, transfers, config_lock, advisory
-):
+def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(money, transfers, advisory):
     """Every sign of execution the interface states is read, not one: the execute answer
     (§4: an executed quote is answered PROCESSING), the quote read back, its transaction
     (§3: PENDING then PROCESSING once executed) and both balances of the destination. A
@@ -95,7 +92,7 @@ def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(
 
 @pytest.mark.requirement("FUNDING-JIT-REFERENCE")
 @needs_adapter_hook(hookspecs.pytest_conformance_pay_instructions)
-def test_only_a_payment_with_the_exact_reference_executes_the_quote(money, transfers, config_lock):
+def test_only_a_payment_with_the_exact_reference_executes_the_quote(money, transfers):
     jit = transfers.just_in_time("USD")
     reference = reference_of(jit.quote) or ""
     transfers.pay_instructions(jit.quote, reference + "X9", "USD")

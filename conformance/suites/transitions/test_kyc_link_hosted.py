@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import status_field
 from conformance.customers.verification_checks import assert_customer_status, events_for
 from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDIVIDUAL, expected
+from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
 
 pytestmark = [
@@ -24,22 +26,21 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_complete_hosted_kyc),
 ]
 
-CLAUSE = "§3 Customer verification (`kycStatus` / `kybStatus`)"
+CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 
 
 def complete_hosted_flow(onboarding, adapter, customer):
     response = onboarding.kyc_link(customer["id"])
-    check(
-        response.status in (200, 201),
-        "§4 Customers and verification — POST /customers/{customerId}/kyc-link",
+    link = required_json(
+        response,
+        clauses.CUSTOMERS_ENDPOINTS + " — POST /customers/{customerId}/kyc-link",
         "a customer without pending contact channels is issued a link",
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=(200, 201),
     )
     done = adapter.call(
         hookspecs.pytest_conformance_complete_hosted_kyc,
         customer_id=customer["id"],
-        kyc_url=response.json["kycUrl"],
+        kyc_url=link["kycUrl"],
     )
     check(done is True, CLAUSE, "the hosted flow behind a fresh link completes", observed=done)
 

@@ -34,7 +34,7 @@ STEPS = 8
     "SANDBOX-FUND-INTERNAL-ACCOUNT",
     "FEES-FIXED-FOR-QUOTE-LIFE",
 )
-def test_money_is_conserved_through_funding_payments_and_refunds(money, config_lock):
+def test_money_is_conserved_through_funding_payments_and_refunds(money):
     # No shrinking: every replay moves real money on the target; the failing steps are
     # reported as generated.
     run_state_machine_as_test(

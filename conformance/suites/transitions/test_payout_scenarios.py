@@ -14,20 +14,20 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.payments.money import refund_outcome
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 10_000
 NAME_SUFFIXES = ("100", "101", "102")
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+    return money.wallet(("USD",))
 
 
 def _reconciled(money, wallet, before, transactions):
@@ -43,7 +43,7 @@ def _reconciled(money, wallet, before, transactions):
     after = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     check(
         before.total - after.total == kept,
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "money reconciles: the source lost what settled payouts sent, and a failed payout's "
         "debit is refunded automatically",
         expected=kept,
@@ -53,9 +53,7 @@ def _reconciled(money, wallet, before, transactions):
 
 @pytest.mark.starts_early("slow_payout_under_way")
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT")
-def test_a_slow_payment_to_a_003_identifier_still_settles(
-    money, slow_payout_under_way, config_lock, advisory
-):
+def test_a_slow_payment_to_a_003_identifier_still_settles(money, slow_payout_under_way, advisory):
     """The payout is executed when the run starts and this test runs last, so the wait for
     it to settle overlaps with the rest of the run."""
     payout = slow_payout_under_way
@@ -76,7 +74,7 @@ def test_a_slow_payment_to_a_003_identifier_still_settles(
 
 
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON")
-def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, config_lock, advisory):
+def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, advisory):
     before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     settled = []
     for suffix in NAME_SUFFIXES:
@@ -87,7 +85,7 @@ def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, config_l
         advisory(f"{CLAUSE}: beneficiary-name scenario {suffix} ended {status} ({reason})")
         check(
             status == "COMPLETED" or (status == "FAILED" and isinstance(reason, str) and reason),
-            "§2 Resources and their fields — Transaction",
+            clauses.TRANSACTION,
             f"a payout to a {suffix} identifier ends COMPLETED, or FAILED naming its failureReason",
             observed={"status": status, "failureReason": reason},
         )

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import required_json
 from conformance.payments.quote_bodies import quote_body
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
-SANDBOX_CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+SANDBOX_CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 15_000
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-PROCESSING")
-def test_a_pull_source_executes_like_a_prefunded_one(money, config_lock, advisory):
+def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
     customer = money.approved_customer(("USD",))
     destination = money.active_account(customer["id"], "USD")["id"]
     pulled = money.external_account(customer["id"], "USD")["id"]
@@ -83,15 +85,13 @@ def _pull(money, customer_id, destination, source):
             "the target refused a US bank account as a pull source (which external accounts "
             f"have direct pull is not shown): {response.content[:200]!r}"
         )
-    check(
-        response.status in (200, 201),
-        "§4 Quotes and transactions",
+    quote = required_json(
+        response,
+        clauses.QUOTES_ENDPOINTS,
         "POST /quotes from a pullable external account to an internal account creates the Quote",
-        expected=201,
-        observed=(response.status, response.content[:300]),
-        exchange=response.exchange,
+        status=(200, 201),
     )
-    return money.execute_ok(response.json["id"])
+    return money.execute_ok(quote["id"])
 
 
 def _final(transaction):
@@ -101,7 +101,7 @@ def _final(transaction):
 @pytest.mark.requirement(
     "SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON"
 )
-def test_a_pull_sources_suffix_selects_its_scenario(money, config_lock):
+def test_a_pull_sources_suffix_selects_its_scenario(money):
     """§4 Sandbox behaviours: the last digits select the scenario "whenever the account is a
     pull source or payout destination". A pull from the adapter's failing identifier fails
     with a failureReason and moves no money; a pull from one ending in 005 does not settle

@@ -12,26 +12,26 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.money_limits import REFUSE_RATE_HOOK, refuse_rate
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 AMOUNT = 30_000
 
 
 @pytest.fixture(scope="module")
 def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+    return money.wallet(money.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-NOTHING-EXCHANGED")
 def test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers(
-    money, wallet, adapter, payment_events, config_lock
+    money, wallet, adapter, payment_events
 ):
     corridor = wallet.corridors()[-1]
     before = money.account_balances(wallet.customer_id, corridor.source_id)

@@ -8,24 +8,24 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§3 Quote and transaction"
+CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 AWAITING = "PENDING_AUTHORIZATION"
 
 
 @pytest.fixture(scope="module")
 def wallet(sca):
-    with sca.money.stable_config():
-        return sca.wallet(("EUR", "USD"))
+    return sca.wallet(("EUR", "USD"))
 
 
 @pytest.mark.requirement("QUOTE-EXECUTE-SCA-CHALLENGE")
-def test_executing_for_an_sca_customer_asks_for_authorization(sca, wallet, config_lock):
+def test_executing_for_an_sca_customer_asks_for_authorization(sca, wallet):
     source = wallet.sources["EUR"]["id"]
     before = sca.money.account_balances(wallet.customer_id, source)
     quote = sca.challenged(wallet)
@@ -33,7 +33,7 @@ def test_executing_for_an_sca_customer_asks_for_authorization(sca, wallet, confi
 
 
 @pytest.mark.requirement("QUOTE-EXECUTE-SCA-409")
-def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet, config_lock):
+def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet):
     source = wallet.sources["EUR"]["id"]
     before = sca.money.account_balances(wallet.customer_id, source)
     quote = sca.challenged(wallet)
@@ -52,7 +52,7 @@ def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet, con
 @needs_adapter_hook(LOGIN_HOOK, PROOF_HOOK)
 @pytest.mark.requirement("QUOTE-AUTHORIZE-RECHECK")
 def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
-    sca, wallet, payment_events, config_lock
+    sca, wallet, payment_events
 ):
     money = sca.money
     source = wallet.sources["EUR"]["id"]
@@ -117,7 +117,7 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
     check(
         (transaction.get("status"), transaction.get("failureReason"))
         == ("FAILED", "SCA_NOT_COMPLETED"),
-        "§2 Resources and their fields — Transaction",
+        clauses.TRANSACTION,
         "a transfer whose SCA challenge expired fails with failureReason SCA_NOT_COMPLETED",
         expected=("FAILED", "SCA_NOT_COMPLETED"),
         observed=(transaction.get("status"), transaction.get("failureReason")),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -17,14 +18,12 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_simulate_incoming_uma_payment),
 ]
 
-CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — incoming UMA payment"
+CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — incoming UMA payment"
 AMOUNT = 12_345
 
 
 @pytest.mark.requirement("UMA-INCOMING-PAYMENT")
-def test_an_incoming_uma_payment_creates_an_incoming_transaction(
-    money, transfers, adapter, config_lock
-):
+def test_an_incoming_uma_payment_creates_an_incoming_transaction(money, transfers, adapter):
     customer = money.approved_customer(("USD",))
     account = money.active_account(customer["id"], "USD")
     adapter.call(

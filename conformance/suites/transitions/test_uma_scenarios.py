@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
-CLAUSE = "§4 Sandbox behaviours"
+CLAUSE = clauses.SANDBOX_BEHAVIOURS
 AMOUNT = 20_000
 
 
 @pytest.mark.requirement("SANDBOX-SCENARIO-DOMAIN-IDENTIFIER")
-def test_digits_at_the_end_of_the_username_part_select_the_scenario(money, transfers, config_lock):
+def test_digits_at_the_end_of_the_username_part_select_the_scenario(money, transfers):
     wallet = money.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
     slow = money.quote(transfers.uma_body(source, transfers.uma_address("005"), AMOUNT))

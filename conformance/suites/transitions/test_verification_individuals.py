@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.customers.bodies import individual_body
 from conformance.customers.verification_checks import (
     assert_customer_status,
@@ -50,7 +51,7 @@ def test_an_individual_starts_where_its_suffix_and_the_platform_mode_say(
         status = onboarding.settled_status(customer["id"], outcome)
     assert_customer_status(status, outcome, f"kycStatus of a new individual ({suffix!r})", advisory)
     if suffix not in ("001", "002", "003") and status in ("APPROVED", "REJECTED"):
-        advisory(f"§4 Sandbox behaviours: a terminal suffix {suffix!r} resolved as {status}")
+        advisory(f"{clauses.SANDBOX_BEHAVIOURS}: a terminal suffix {suffix!r} resolved as {status}")
 
 
 @pytest.mark.requirement(

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import consent_of, end_user_terms, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
-from conformance.exchange.assertions import assert_status
+from conformance.exchange.assertions import assert_status, required_json
 
 pytestmark = [pytest.mark.resource("Customer")]
 
-CLAUSE = "§9 Versioning"
+CLAUSE = clauses.VERSIONING
 
 
 @pytest.mark.requirement("VERSION-DEPRECATED-END-USER-TERMS-GET")
 def test_get_end_user_terms_keeps_working(client, advisory):
     response = client.get("/customers/end-user-terms")  # checked against {version, url}
-    assert_status(response, 200, CLAUSE, "GET /customers/end-user-terms keeps working")
+    terms = required_json(
+        response, CLAUSE, "GET /customers/end-user-terms keeps working", status=200
+    )
     listed = end_user_terms(supported_agreements(client))
-    if response.json.get("version") != listed.version:
+    if terms.get("version") != listed.version:
         advisory(
-            f"GET /customers/end-user-terms gives version {response.json.get('version')!r}, "
+            f"GET /customers/end-user-terms gives version {terms.get('version')!r}, "
             f"GET /customers/agreements {listed.version!r} for {listed.type}"
         )
 

@@ -8,6 +8,7 @@ import pytest
 
 from conformance.cards.events import PREFIX, wait_card_event
 from conformance.cards.flows import AUTHORIZE_HOOK, CLEAR_HOOK, ISSUE_HOOK, RETURN_HOOK
+from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
@@ -22,7 +23,7 @@ pytestmark = [
     needs_adapter_hook(RETURN_HOOK),
 ]
 
-CLAUSE = "§9 Versioning, item 3"
+CLAUSE = clauses.VERSIONING + ", item 3"
 
 
 @pytest.mark.requirement(

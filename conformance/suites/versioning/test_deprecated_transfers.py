@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
-CLAUSE = "§9 Versioning — 9.2 Deprecations"
+CLAUSE = clauses.VERSIONING + " — 9.2 Deprecations"
 AMOUNT = 30_000
 
 
@@ -34,7 +35,7 @@ def answered_transaction(response, path):
 
 @pytest.mark.requirement("VERSION-DEPRECATED-TRANSFER-ENDPOINTS")
 @needs_adapter_hook(hookspecs.pytest_conformance_transfer_body)
-def test_transfer_out_and_transfer_in_still_move_money(money, transfers, config_lock):
+def test_transfer_out_and_transfer_in_still_move_money(money, transfers):
     wallet = money.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
     outside = wallet.destinations["USD"]["id"]
@@ -55,7 +56,7 @@ def test_transfer_out_and_transfer_in_still_move_money(money, transfers, config_
 
 
 @pytest.mark.requirement("VERSION-DEPRECATED-RECONCILIATION-HASH")
-def test_wallet_transfers_still_report_the_reconciliation_hash(money, transfers, config_lock):
+def test_wallet_transfers_still_report_the_reconciliation_hash(money, transfers):
     funded = money.wallet(("USD",))
     wallet = transfers.wallet_account(funded.customer_id)
     paid = money.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)

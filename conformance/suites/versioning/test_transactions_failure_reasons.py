@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -19,14 +20,14 @@ REMOVED = ("EXECUTION_FAILED_POST_DEBIT", "SETTLEMENT_FAILED", "TIMEOUT", "MANUA
 
 
 @pytest.mark.requirement("VERSION-REMOVED-FAILURE-REASONS")
-def test_a_failed_payout_reports_no_removed_failure_reason(money, config_lock):
+def test_a_failed_payout_reports_no_removed_failure_reason(money):
     wallet = money.wallet(("USD",))
     failing = money.failing_external_account(wallet.customer_id)
     executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 10_000)
     transaction = money.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("failureReason") not in REMOVED,
-        "§9 Versioning",
+        clauses.VERSIONING,
         "the failure reasons EXECUTION_FAILED_POST_DEBIT, SETTLEMENT_FAILED, TIMEOUT and "
         "MANUAL_REFUND were removed (collapsed into QUOTE_EXECUTION_FAILED or the refund object)",
         observed=transaction.get("failureReason"),

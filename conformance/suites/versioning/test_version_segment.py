@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from conformance import INTERFACE_VERSION
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_status
 
 pytestmark = pytest.mark.resource("Versioning")
 
-CLAUSE = "§9 Versioning"
+CLAUSE = clauses.VERSIONING
 
 
 @pytest.mark.requirement("VERSION-BASE-PATH")

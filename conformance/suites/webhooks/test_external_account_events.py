@@ -24,8 +24,7 @@ pytestmark = [
     "EXTERNAL-ACCOUNT-VERIFIED-ACTIVE", "WEBHOOK-ENVELOPE", "WEBHOOK-SIGNATURE"
 )
 def test_ownership_events_are_signed_envelopes(money, ownership, resource_events):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = ownership.pending_account(customer["id"])
     after = resource_events.mark()
     ownership.verified(ownership.prove(account, valid=True), valid=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.payments.incoming import RETURN_HOOK, STEPS, refund_events, returned_deposit
@@ -20,8 +21,7 @@ pytestmark = [
     "REFUND-INCOMING-EVENTS", "WEBHOOK-PAYMENT-DATA-IS-TRANSACTION", "WEBHOOK-SIGNATURE"
 )
 def test_incoming_refund_events_are_signed_transactions_in_order(money, adapter, resource_events):
-    with money.stable_config():
-        customer = money.approved_customer(["USD"])
+    customer = money.approved_customer(["USD"])
     account = money.active_account(customer["id"], "USD")
     transaction = returned_deposit(adapter, account["id"], 2_500)
     events = refund_events(resource_events, transaction["id"])
@@ -34,7 +34,7 @@ def test_incoming_refund_events_are_signed_transactions_in_order(money, adapter,
     ids = {(e.json or {}).get("data", {}).get("id") for e in events}
     check(
         ids == {transaction["id"]},
-        "§6 Events",
+        clauses.EVENTS,
         "data for payment events is the Transaction: every refund event carries the incoming "
         "transaction",
         expected=transaction["id"],

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.markers import needs_adapter_hook
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
 from conformance.webhooks.event_checks import check_event_envelopes, fail_wait, mentions_anywhere
@@ -20,14 +21,13 @@ pytestmark = [
     needs_adapter_hook(CLAIM_HOOK),
 ]
 
-CLAUSE = "§6 Events — invitation claimed"
+CLAUSE = clauses.EVENTS + " — invitation claimed"
 
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
 def test_claiming_an_invitation_notifies_the_platform(invitations, money, resource_events):
-    with money.stable_config():
-        inviter = money.approved_customer(["USD"])
-        invitee = money.approved_customer(["USD"])
+    inviter = money.approved_customer(["USD"])
+    invitee = money.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     mark = resource_events.mark()
     invitations.claim(invitation, invitee["id"])

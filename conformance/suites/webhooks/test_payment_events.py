@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
@@ -19,7 +20,7 @@ pytestmark = [
     needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number),
 ]
 
-CLAUSE = "§6 Events"
+CLAUSE = clauses.EVENTS
 COMPLETED_WALK = ("PROCESSING", "COMPLETED")
 FAILED_WALK = ("PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "REFUND_FAILED"))
 
@@ -27,12 +28,11 @@ FAILED_WALK = ("PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "R
 @pytest.fixture(scope="module")
 def payments(money):
     """(transaction id, the events its walk must emit, the walk) for two payments."""
-    with money.stable_config():
-        wallet = money.wallet(("USD",))
-        failing = money.failing_external_account(wallet.customer_id)
-        source = wallet.sources["USD"]["id"]
-        paid = money.pay(source, wallet.destinations["USD"]["id"], 30_000)
-        returned = money.pay(source, failing["id"], 30_000)
+    wallet = money.wallet(("USD",))
+    failing = money.failing_external_account(wallet.customer_id)
+    source = wallet.sources["USD"]["id"]
+    paid = money.pay(source, wallet.destinations["USD"]["id"], 30_000)
+    returned = money.pay(source, failing["id"], 30_000)
     settled = money.completed(wallet.customer_id, paid["transactionId"])
     money.settled(wallet.customer_id, returned["transactionId"])
     return [

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import skip_unless_sandbox
 from conformance.webhooks.event_checks import SIGNATURE_CLAUSE, fail_wait, listing
@@ -14,7 +15,7 @@ from conformance.webhooks.sink import SinkTimeout
 
 pytestmark = [pytest.mark.resource("Webhook")]
 
-CLAUSE = "§6 Events"
+CLAUSE = clauses.EVENTS
 
 
 def trigger_test_event(client, webhook_sink, profile, *, set_aside_too=False):
@@ -26,7 +27,7 @@ def trigger_test_event(client, webhook_sink, profile, *, set_aside_too=False):
     response = client.post("/sandbox/webhooks/test")
     check(
         200 <= response.status < 300,
-        "§4 Cards, stablecoins, agents, auth, sandbox",
+        clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS,
         "POST /sandbox/webhooks/test sends a TEST event to the configured endpoint",
         expected="2xx",
         observed=response.status,

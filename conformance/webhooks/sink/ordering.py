@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
 
+from conformance.contract import clauses
+
 from .store import Delivery, dedupe_by_event_id
 
 __all__ = [
@@ -92,7 +94,7 @@ def _short(event_type: str) -> str:
 _OP = "OUTGOING_PAYMENT."
 OUTGOING_PAYMENT = StateMachine(
     name="OUTGOING_PAYMENT",
-    clause="§3 Quote and transaction",
+    clause=clauses.QUOTE_AND_TRANSACTION_STATES,
     states=tuple(
         _OP + s
         for s in (
@@ -117,7 +119,7 @@ OUTGOING_PAYMENT = StateMachine(
 _IP = "INCOMING_PAYMENT."
 INCOMING_PAYMENT = StateMachine(
     name="INCOMING_PAYMENT",
-    clause="§3 Quote and transaction",
+    clause=clauses.QUOTE_AND_TRANSACTION_STATES,
     states=(_IP + "REFUND_PENDING", _IP + "REFUND_COMPLETED", _IP + "REFUND_FAILED"),
     steps=(
         (_IP + "REFUND_PENDING", _IP + "REFUND_COMPLETED"),
@@ -131,7 +133,8 @@ def _verification(kind: str) -> StateMachine:
     prefix = f"CUSTOMER.{kind}_"
     return StateMachine(
         name=f"CUSTOMER.{kind}",
-        clause="§3 Customer verification",
+        # the heading without the fields it names: the messages name the field themselves
+        clause=clauses.CUSTOMER_VERIFICATION_STATES.split(" (")[0],
         states=(prefix + "PENDING", prefix + "APPROVED", prefix + "REJECTED"),
         steps=(
             (prefix + "PENDING", prefix + "APPROVED"),
@@ -146,7 +149,7 @@ CUSTOMER_KYB = _verification("KYB")
 
 EXTERNAL_ACCOUNT = StateMachine(
     name="EXTERNAL_ACCOUNT",
-    clause="§3 External account",
+    clause=clauses.EXTERNAL_ACCOUNT_STATES,
     states=("EXTERNAL_ACCOUNT.STATUS_UPDATED",),
     steps=(),
     ordered=False,
