@@ -24,7 +24,6 @@ __all__ = [
     "DuplicateMember",
     "decode_json",
     "describe",
-    "json_depth",
     "member_pairs",
 ]
 
@@ -213,22 +212,6 @@ def _quick_depth(text: str) -> int:
                 deepest = depth
         elif char in "]}":
             depth -= 1
-    return deepest
-
-
-def json_depth(value: Any) -> int:
-    """The nesting depth of a decoded value, measured without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            depth += 1
-            stack.extend((v, depth) for v in item.values())
-        elif isinstance(item, list):
-            depth += 1
-            stack.extend((v, depth) for v in item)
-        deepest = max(deepest, depth)
     return deepest
 
 

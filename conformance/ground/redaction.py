@@ -417,7 +417,3 @@ def install_terminal_scrubbing(config: pytest.Config) -> None:
     if writer is None or isinstance(getattr(writer, "_file", None), _ScrubbingFile):
         return
     writer._file = _ScrubbingFile(writer._file)
-
-
-def scrub_lines(lines: Iterable[str]) -> list[str]:
-    return [scrub(line) for line in lines]
