@@ -20,7 +20,7 @@ from conformance.reporting.skip_reasons import (
     markdown_sections,
     untested,
 )
-from conformance.reporting.summaries import render_markdown
+from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import Waiver, WaiverPlugin, load_waivers
 
 
