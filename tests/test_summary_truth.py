@@ -11,7 +11,8 @@ import pytest
 
 from conformance.contract.markers import SANDBOX_ONLY, skip_unless_sandbox
 from conformance.ground.exit_codes import EXIT_CODES, EXIT_USAGE
-from conformance.ground.profile import FIELD_NAME_DEFAULTS, validate_profile
+from conformance.ground.profile import FIELD_NAME_DEFAULTS
+from conformance.ground.profile_loading import validate_profile
 from conformance.reporting.baseline import compare, console_lines, markdown_section
 from conformance.reporting.report_paths import render_locations
 from conformance.reporting.skip_reasons import (

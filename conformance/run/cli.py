@@ -223,7 +223,7 @@ class _RunOptions:
 def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
     """The profile the command line gives, or None where it cannot be resolved (the plugin
     then reports it, as a usage error)."""
-    from conformance.ground.profile import load_profile
+    from conformance.ground.profile_loading import load_profile
 
     try:
         return load_profile(_RunOptions(ns))  # type: ignore[arg-type]
@@ -234,7 +234,7 @@ def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
 def _handed_over(ns: argparse.Namespace, profile: TargetProfile | None) -> list[object]:
     """The plugin objects that hand the resolved profile to the run in this process (none
     when pytest arguments after ``--`` may set a setting: the plugin resolves it then)."""
-    from conformance.ground.profile import ResolvedProfile
+    from conformance.ground.profile_loading import ResolvedProfile
 
     flags = (opt.PROFILE_FLAG, *(setting.flag for setting in opt.SETTINGS))
     extra = [arg for arg in ns.pytest_args if arg != "--"]

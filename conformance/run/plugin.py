@@ -38,7 +38,8 @@ from conformance.exchange.client import TARGET_HEALTH
 from conformance.ground import hookspecs, options, progress, redaction, stop_signal
 from conformance.ground.datafiles import SUITES_DIR
 from conformance.ground.exit_codes import EXIT_NOT_RUN
-from conformance.ground.profile import TargetProfile, run_profile
+from conformance.ground.profile import TargetProfile
+from conformance.ground.profile_loading import run_profile
 from conformance.ground.secrets import (
     known_secrets,
     known_short_codes,

@@ -7,7 +7,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conformance.ground import options as opt
-from conformance.ground.profile import FIELD_NAME_DEFAULTS, load_profile, normalise_base_url
+from conformance.ground.profile import FIELD_NAME_DEFAULTS, normalise_base_url
+from conformance.ground.profile_loading import load_profile
 
 KEY_PEM = (
     ec.generate_private_key(ec.SECP256R1())

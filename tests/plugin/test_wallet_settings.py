@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.ground.profile import TargetProfile, validate_profile
+from conformance.ground.profile import TargetProfile
+from conformance.ground.profile_loading import validate_profile
 from conformance.run.embedded import wallet_settings
 from conformance.wallet.keys import WalletKey
 
