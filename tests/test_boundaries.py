@@ -77,7 +77,7 @@ AREAS = {"configuration", "customers", "accounts", "payments", "webhooks", "sca"
 # the folders that are layers, not areas of the interface (ARCHITECTURE.md, "The other folders")
 LAYERS = {
     "conformance": {"run", "exchange", "contract", "reporting", "suites"},
-    "reference": {"server", "adapter", "faults"},
+    "reference": {"kernel", "server", "adapter", "faults"},
 }
 
 

@@ -27,12 +27,12 @@ from reference.accounts.internal_accounts import (
     InternalAccount,
 )
 from reference.customers import store as customer_store
-from reference.server import currencies
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems, at
+from reference.kernel import currencies
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems, at
 
 if TYPE_CHECKING:
     from reference.payments.quote_store import Quote

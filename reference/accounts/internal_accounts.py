@@ -19,9 +19,9 @@ from typing import Any
 
 from reference.accounts import ledger, rule_based_tables
 from reference.cards import tables as card_tables
-from reference.server import currencies
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel import currencies
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 from reference.wallet import tables as wallet_tables
 
 INTERNAL_FIAT = "INTERNAL_FIAT"

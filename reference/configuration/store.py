@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.customers.user_info import provider_required_customer_fields
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.platforms import Platform
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.platforms import Platform
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS platform_configs (

@@ -18,10 +18,10 @@ from typing import Any
 
 from reference.accounts import internal_accounts
 from reference.customers import agreements
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.countries import EEA
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.countries import EEA
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError
 
 INDIVIDUAL = "INDIVIDUAL"
 BUSINESS = "BUSINESS"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.payments.quote_validation import validate
 from reference.sca import authentication as sca
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
 from reference.wallet import accounts as wallet_accounts
 
 CREATED_BODY = seam(

@@ -28,15 +28,15 @@ from typing import Any
 from reference.accounts import funding, ledger
 from reference.customers import store as customer_store
 from reference.customers.store import Customer
+from reference.kernel.clock import iso, later_than, parse_iso, utc_now
+from reference.kernel.countries import EEA
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
-from reference.server.clock import iso, later_than, parse_iso, utc_now
-from reference.server.countries import EEA
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.seams import seam
-from reference.server.services import Services
 
 PENDING_AUTHORIZATION = "PENDING_AUTHORIZATION"
 SCA_CURRENCIES = frozenset({"EUR", "USDC"})

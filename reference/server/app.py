@@ -30,6 +30,10 @@ from reference.customers import (
     verifications,
 )
 from reference.invitations import claims as invitations
+from reference.kernel.errors import EXCEPTION_HANDLERS
+from reference.kernel.latency import ResponseDelayMiddleware
+from reference.kernel.method_routing import method_routes
+from reference.kernel.services import Services
 from reference.payments import (
     incoming,
     jit,
@@ -43,11 +47,7 @@ from reference.payments import (
 )
 from reference.payments.payout_scenarios import SlowSettler
 from reference.sca import api as sca_api
-from reference.server.auth import BasicAuthMiddleware
-from reference.server.errors import EXCEPTION_HANDLERS
-from reference.server.latency import ResponseDelayMiddleware
-from reference.server.method_routing import method_routes
-from reference.server.services import Services
+from reference.server.authentication import BasicAuthMiddleware
 from reference.wallet import accounts as wallet_accounts
 from reference.wallet import api as wallet_api
 from reference.webhooks import sandbox_api

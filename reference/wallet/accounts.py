@@ -15,13 +15,13 @@ from starlette.responses import JSONResponse, Response
 
 from reference.accounts import internal_accounts
 from reference.accounts.internal_accounts import EMBEDDED_WALLET, InternalAccount
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 from reference.payments import quote_store
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import signatures
 

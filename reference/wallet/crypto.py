@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
 
-from reference.server.db import Database
+from reference.kernel.db import Database
 from reference.webhooks.signing import load_or_create_key
 
 HPKE_INFO = b"service_hpke"

@@ -6,7 +6,7 @@ Kept apart from the modules that use them so ``schema`` can list the DDL, and so
 
 from __future__ import annotations
 
-from reference.server.db import Database
+from reference.kernel.db import Database
 
 SCHEMA: tuple[str, ...] = (
     # credentials (§2 Other records): details holds the per-type part as JSON

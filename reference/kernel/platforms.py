@@ -13,8 +13,8 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 PRIMARY = "primary"
 SECOND = "second"
