@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference.customers.user_info import provider_required_customer_fields
+from reference.configuration.user_info import provider_required_customer_fields
 from reference.kernel.clock import iso, later_than, utc_now
 from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.platforms import Platform

@@ -11,7 +11,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from reference.customers.user_info import USER_INFO_FIELD_NAMES
+from reference.configuration.user_info import USER_INFO_FIELD_NAMES
 from reference.kernel.currencies import is_iso4217
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings

@@ -11,10 +11,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from reference.configuration.user_info import provider_required_customer_fields
 from reference.customers import agreements
 from reference.customers.store import BUSINESS, INDIVIDUAL, Customer
 from reference.customers.tax_ids import tax_id_problem
-from reference.customers.user_info import provider_required_customer_fields
 from reference.kernel.field_checks import (
     Check,
     address,
