@@ -16,7 +16,7 @@ import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from reference.accounts import external_accounts
 from reference.accounts.internal_accounts import (
@@ -34,8 +34,36 @@ from reference.kernel.seams import seam
 from reference.kernel.services import Services
 from reference.kernel.validation import Problems, at
 
-if TYPE_CHECKING:
-    from reference.payments.quote_store import Quote
+
+class Quote(Protocol):
+    """What the accounts area reads of a quote (``reference.payments.quote_store.Quote``,
+    which the area above this one stores)."""
+
+    @property
+    def id(self) -> str:
+        """The ``Quote:`` id."""
+        ...
+
+    @property
+    def platform_id(self) -> str:
+        """The platform that made the quote."""
+        ...
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The quote's API fields."""
+        ...
+
+    @property
+    def source_account_id(self) -> str:
+        """The account the quote debits ("" for a just-in-time source)."""
+        ...
+
+    @property
+    def destination_account_id(self) -> str:
+        """The internal or external account the quote pays ("" for a UMA address)."""
+        ...
+
 
 REALTIME_FUNDING = "REALTIME_FUNDING"
 ACCOUNT = "ACCOUNT"
