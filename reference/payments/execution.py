@@ -25,6 +25,7 @@ from reference.kernel.clock import later_than
 from reference.kernel.errors import ApiError
 from reference.kernel.seams import seam
 from reference.kernel.services import Services
+from reference.payments import authorization as sca
 from reference.payments import (
     holds,
     limits,
@@ -37,7 +38,6 @@ from reference.payments import (
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
-from reference.sca import authentication as sca
 
 EVENT_PREFIX = "OUTGOING_PAYMENT."
 PAYOUT_RETURNED = "PAYOUT_RETURNED"

@@ -17,9 +17,9 @@ from reference.kernel.errors import ApiError
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 from reference.kernel.validation import Problems
+from reference.payments import authorization as sca
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.sca import authentication as sca
 
 CARD = "CARD"
 TYPES = (txns.OUTGOING, "INCOMING", CARD)
