@@ -83,13 +83,6 @@ _COLUMNS: Mapping[str, tuple[str, Callable[[Any], Any]]] = {
     "cardTokenization2faConfig": ("card_tokenization_2fa_config", _nullable_json),
     "proxyUmaSubdomain": ("proxy_uma_subdomain", _identity),
 }
-WRITABLE_FIELDS = (
-    "umaDomain",
-    "webhookEndpoint",
-    "supportedCurrencies",
-    "feeConfigs",
-    "cardTokenization2faConfig",
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ SECOND = "second"
 ROLES = (PRIMARY, SECOND)
 SANDBOX = "sandbox"
 PRODUCTION = "production"
-ENVIRONMENTS = (SANDBOX, PRODUCTION)
 _TOKEN_PREFIX = {SANDBOX: "tok_sbx_", PRODUCTION: "tok_prd_"}
 
 SCHEMA = (

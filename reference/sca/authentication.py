@@ -15,7 +15,9 @@ A challenge not authorized by its ``expiresAt`` fails the transfer: the quote is
 ``EXPIRED``, its transaction ``FAILED`` with ``SCA_NOT_COMPLETED``, the hold lifted and
 ``OUTGOING_PAYMENT.FAILED`` sent; ``expire_due`` writes that down lazily before reads.
 
-This module never imports ``payments``; the routes (``sca_api``) join the two.
+This module reads and writes quotes and transactions but never runs an execution: the routes
+(``sca_api``) join the two. Payments reach it only through the ``Authorization`` the
+assembly installs (``reference.payments.authorization``).
 """
 
 from __future__ import annotations

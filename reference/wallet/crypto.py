@@ -23,7 +23,6 @@ from reference.webhooks.signing import load_or_create_key
 
 HPKE_INFO = b"service_hpke"
 BUNDLE_VERSION = "v1.0.0"
-UNCOMPRESSED_HEX = 130
 COMPRESSED_HEX = 66
 _SUITE = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
 # The enclave key shares the webhook key's table (reference.webhooks.signing) under its own name.
