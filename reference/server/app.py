@@ -97,7 +97,7 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
 def join_areas() -> None:
     """Install the calls that go up the areas: each lower area names what it needs (a hook
     or a protocol) and the area above provides it here, so imports go one way. Installing
-    again replaces, so this may run once per app."""
+    again replaces, so building several apps in one process is safe."""
     # a stored customer's internal accounts follow it, in the same write
     customer_store.install_on_stored(internal_accounts.sync_customer)
     # an embedded wallet's privacy flag, on its InternalAccount body
