@@ -35,7 +35,7 @@ from conformance.wallet.hpke import open_sealed as suite_open
 from conformance.wallet.hpke import seal as suite_seal
 from conformance.wallet.keys import WalletKey
 from conformance.wallet.tokens import Identity, TokenMinter
-from reference.server.settings import ServerSettings
+from reference.kernel.settings import ServerSettings
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import oidc as wallet_oidc
 

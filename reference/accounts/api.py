@@ -17,9 +17,9 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts, ledger, rule_based
 from reference.accounts import states as account_states
 from reference.customers.store import load_or_404
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 
 # A single funding is capped so a typo cannot overflow SQLite's 64-bit sums.
 MAX_FUNDING = 10**15

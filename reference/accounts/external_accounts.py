@@ -23,13 +23,13 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import load, load_or_404
-from reference.server import currencies
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.field_checks import text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems, at
+from reference.kernel import currencies
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.field_checks import text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems, at
 
 ACTIVE = "ACTIVE"
 PENDING_OWNERSHIP = "PENDING_OWNERSHIP_VERIFICATION"

@@ -16,7 +16,7 @@ import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from reference.accounts import external_accounts
 from reference.accounts.internal_accounts import (
@@ -27,15 +27,43 @@ from reference.accounts.internal_accounts import (
     InternalAccount,
 )
 from reference.customers import store as customer_store
-from reference.server import currencies
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems, at
+from reference.kernel import currencies
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems, at
 
-if TYPE_CHECKING:
-    from reference.payments.quote_store import Quote
+
+class Quote(Protocol):
+    """What the accounts area reads of a quote (``reference.payments.quote_store.Quote``,
+    which the area above this one stores)."""
+
+    @property
+    def id(self) -> str:
+        """The ``Quote:`` id."""
+        ...
+
+    @property
+    def platform_id(self) -> str:
+        """The platform that made the quote."""
+        ...
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The quote's API fields."""
+        ...
+
+    @property
+    def source_account_id(self) -> str:
+        """The account the quote debits ("" for a just-in-time source)."""
+        ...
+
+    @property
+    def destination_account_id(self) -> str:
+        """The internal or external account the quote pays ("" for a UMA address)."""
+        ...
+
 
 REALTIME_FUNDING = "REALTIME_FUNDING"
 ACCOUNT = "ACCOUNT"

@@ -4,8 +4,8 @@ reading and rendering (SANDBOX.md, "Ledger and internal accounts").
 Each customer gets, when created, one ``INTERNAL_FIAT`` account per currency in its
 ``currencies`` (USD when it lists none) and one ``INTERNAL_CRYPTO`` USDC account. They are
 ``PENDING`` until the customer is ``APPROVED`` and ``ACTIVE`` from then on: the customer
-store calls ``provision`` and ``activate`` inside the transaction that stores the customer,
-so the accounts change exactly when the status does. Each platform also owns one
+store runs ``sync_customer`` inside the transaction that stores the customer (the assembly
+installs it there), so the accounts change exactly when the status does. Each platform also owns one
 ``INTERNAL_FIAT`` USD account (``customerId`` null), seeded ``ACTIVE`` at start-up.
 """
 
@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from reference.accounts import ledger, rule_based_tables
-from reference.cards import tables as card_tables
-from reference.server import currencies
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.wallet import tables as wallet_tables
+from reference.customers.store import APPROVED, Customer
+from reference.kernel import currencies
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 INTERNAL_FIAT = "INTERNAL_FIAT"
 INTERNAL_CRYPTO = "INTERNAL_CRYPTO"
@@ -130,6 +129,15 @@ def provision(
             _insert(db, platform_id, customer_id, kind, code, status)
 
 
+def sync_customer(db: Database, customer: Customer) -> None:
+    """Provision the customer's internal accounts (new currencies included) and activate
+    them once the customer is ``APPROVED``. Runs inside the caller's transaction."""
+    approved = customer.status == APPROVED
+    provision(db, customer.platform_id, customer.id, customer.fields.get("currencies"), approved)
+    if approved:
+        activate(db, customer.id)
+
+
 def activate(db: Database, customer_id: str) -> None:
     """Provisioning completes: the customer's ``PENDING`` accounts become ``ACTIVE``."""
     db.execute(
@@ -191,6 +199,29 @@ def owned_by(db: Database, platform_id: str, customer_id: str | None) -> list[In
     return [_account(row) for row in rows]
 
 
+def card_capabilities(account_type: str, customer_id: str | None) -> dict[str, bool] | None:
+    """The capabilities of a card funded by an internal account, or None when the account
+    cannot fund a card (§2 InternalAccount: "absent when the account cannot fund a card").
+    The reference's choice: a customer's ``INTERNAL_FIAT`` accounts fund cards; crypto,
+    embedded-wallet, rule-based and platform accounts do not."""
+    if account_type != INTERNAL_FIAT or customer_id is None:
+        return None
+    return {"supportsDigitalWalletTokenization": True}
+
+
+# Fields the area of an account type adds to its body: the wallet area's ``privateEnabled``
+# of an embedded wallet, kept in its own table. The assembly installs them
+# (``reference.server.app``), so this area never imports the ones above it.
+TypeFields = Callable[[Database, InternalAccount], dict[str, Any]]
+_TYPE_FIELDS: dict[str, TypeFields] = {}
+
+
+def install_type_fields(account_type: str, fields: TypeFields) -> None:
+    """Have ``render`` add ``fields(db, account)`` to the body of each ``account_type``
+    account (installing again replaces)."""
+    _TYPE_FIELDS[account_type] = fields
+
+
 def _money(amount: int, code: str) -> dict[str, Any]:
     currency = currencies.CURRENCIES[code]
     return {"amount": amount, "currency": currency.as_json()}
@@ -245,9 +276,10 @@ def render(db: Database, account: InternalAccount) -> dict[str, Any]:
         "createdAt": account.created_at,
         "updatedAt": account.updated_at,
     }
-    capabilities = card_tables.account_card_capabilities(account.account_type, account.customer_id)
+    capabilities = card_capabilities(account.account_type, account.customer_id)
     if capabilities is not None:  # absent when the account cannot fund a card (§2)
         body["cardCapabilities"] = capabilities
-    if account.account_type == EMBEDDED_WALLET:  # the privacy flag exists only here (§2)
-        body["privateEnabled"] = wallet_tables.private_enabled(db, account.id)
+    type_fields = _TYPE_FIELDS.get(account.account_type)
+    if type_fields is not None:  # e.g. the privacy flag, only on embedded wallets (§2)
+        body.update(type_fields(db, account))
     return body

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 FUNDING = "FUNDING"  # sandbox funding of an account
 DEBIT = "DEBIT"  # the source of an executed quote

@@ -33,14 +33,14 @@ from starlette.responses import JSONResponse, Response
 
 from reference.accounts import external_accounts
 from reference.accounts.external_accounts import ExternalAccount
-from reference.server.clock import iso, later_than, parse_iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems
+from reference.kernel.clock import iso, later_than, parse_iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems
 
 PENDING = external_accounts.PENDING_OWNERSHIP
 UNVERIFIED = "UNVERIFIED"

@@ -31,14 +31,14 @@ from reference.accounts import internal_accounts, ledger
 from reference.accounts import states as account_states
 from reference.accounts.internal_accounts import InternalAccount
 from reference.customers import store as customer_store
-from reference.server.db import Database, to_json
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.platforms import PRIMARY
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems, at
+from reference.kernel.db import Database, to_json
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.platforms import PRIMARY
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems, at
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_IDEMPOTENCY_KEY = 255  # §8 Limits

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.server.db import Database, from_json
+from reference.kernel.db import Database, from_json
 
 SCHEMA: tuple[str, ...] = (
     # one row per RULE_BASED internal account: its routing rule as given on create

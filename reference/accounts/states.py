@@ -21,20 +21,17 @@ place that rule lives; quote validation, execution, funding and incoming payment
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from starlette.responses import JSONResponse, Response
 
 from reference.accounts import internal_accounts
-from reference.server.clock import later_than
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.settings import ServerSettings
-
-if TYPE_CHECKING:
-    from reference.payments.quote_store import Quote
+from reference.accounts.funding import Quote
+from reference.kernel.clock import later_than
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.settings import ServerSettings
 
 ACTIVE = internal_accounts.ACTIVE
 PENDING = internal_accounts.PENDING

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.server.clock import iso, utc_now
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
 
 if TYPE_CHECKING:
     from reference.agents.store import Agent

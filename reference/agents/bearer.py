@@ -4,9 +4,9 @@ device code). Strict like Basic: every failure is 401 ``UNAUTHORIZED`` with a ``
 from __future__ import annotations
 
 from reference.agents import store as agent_store
-from reference.server.errors import Unauthorized
-from reference.server.platforms import Platform, all_platforms
-from reference.server.services import Services
+from reference.kernel.errors import Unauthorized
+from reference.kernel.platforms import Platform, all_platforms
+from reference.kernel.services import Services
 
 AGENT_SCOPE_KEY = "reference.agent"  # the agent a Bearer request acts as
 REASON_EMPTY = "Bearer token is empty"

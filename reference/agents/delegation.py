@@ -24,11 +24,11 @@ from starlette.responses import JSONResponse, Response
 
 from reference.agents.store import Agent, render, token_hash
 from reference.customers import store as customer_store
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import to_json
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import to_json
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 OPERATIONS = (
     "READ_CUSTOMER",

@@ -24,12 +24,12 @@ from reference.accounts import internal_accounts
 from reference.agents import approvals as agent_approvals
 from reference.agents.bearer import AGENT_SCOPE_KEY
 from reference.agents.store import Agent
+from reference.kernel.errors import ApiError, render
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.sync_calls import call_sync
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.server.errors import ApiError, render
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.sync_calls import call_sync
 
 Owner = Callable[[], str | None]  # the customer the request is about (None: unknown)
 

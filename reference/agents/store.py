@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from reference.server.db import Database, from_json
+from reference.kernel.db import Database, from_json
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,13 +17,12 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.accounts import internal_accounts
-from reference.cards import tables as card_tables
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 ACTIVE = "ACTIVE"
 # What the start-up line declares to the suite (its --features).
@@ -111,7 +110,7 @@ def issue(request: ApiRequest) -> Response:
                 "internalAccountId", "UNKNOWN_ACCOUNT", "an internal account of a customer"
             )
             raise InvalidInput([field])
-        if card_tables.account_card_capabilities(account.account_type, account.customer_id) is None:
+        if internal_accounts.card_capabilities(account.account_type, account.customer_id) is None:
             field = FieldError("internalAccountId", "CANNOT_FUND_CARD", "an INTERNAL_FIAT account")
             raise InvalidInput([field])
         if account.status != ACTIVE:

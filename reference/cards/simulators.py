@@ -33,11 +33,11 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts, ledger
 from reference.cards import issuing as cards
 from reference.cards import transactions as ct
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import is_integer
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import is_integer
 
 HOLD = "CARD_HOLD"
 CLEARING = "CARD_CLEARING"

@@ -38,13 +38,3 @@ SCHEMA: tuple[str, ...] = (
         private_pem TEXT NOT NULL
     )""",
 )
-
-
-def account_card_capabilities(account_type: str, customer_id: str | None) -> dict[str, bool] | None:
-    """The capabilities of a card funded by an internal account, or None when the account
-    cannot fund a card (§2 InternalAccount: "absent when the account cannot fund a card").
-    The reference's choice: a customer's ``INTERNAL_FIAT`` accounts fund cards; crypto,
-    embedded-wallet, rule-based and platform accounts do not."""
-    if account_type != "INTERNAL_FIAT" or customer_id is None:
-        return None
-    return {"supportsDigitalWalletTokenization": True}

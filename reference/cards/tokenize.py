@@ -30,10 +30,10 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from starlette.responses import JSONResponse, Response
 
 from reference.cards import issuing as cards
-from reference.server.db import Database
-from reference.server.errors import FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.db import Database
+from reference.kernel.errors import FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 PROVIDERS = ("APPLE_PAY", "GOOGLE_PAY", "SAMSUNG_PAY")
 _HEADER = {"alg": "RSA-OAEP-256", "enc": "A256GCM", "cty": "application/json"}

@@ -17,11 +17,11 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reference.server import currencies
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.seams import seam
-from reference.server.services import Services
+from reference.kernel import currencies
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 
 AUTHORIZED = "AUTHORIZED"
 SETTLED = "SETTLED"

@@ -6,8 +6,8 @@ from starlette.responses import JSONResponse, Response
 
 from reference.configuration.store import apply_changes, load_config, render
 from reference.configuration.validation import validate_config_patch
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 CHANGES_APPLIED = seam(
     "config.changes_applied",

@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference.customers.user_info import provider_required_customer_fields
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.platforms import Platform
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.configuration.user_info import provider_required_customer_fields
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.platforms import Platform
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS platform_configs (
@@ -83,13 +83,6 @@ _COLUMNS: Mapping[str, tuple[str, Callable[[Any], Any]]] = {
     "cardTokenization2faConfig": ("card_tokenization_2fa_config", _nullable_json),
     "proxyUmaSubdomain": ("proxy_uma_subdomain", _identity),
 }
-WRITABLE_FIELDS = (
-    "umaDomain",
-    "webhookEndpoint",
-    "supportedCurrencies",
-    "feeConfigs",
-    "cardTokenization2faConfig",
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,11 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from reference.customers.user_info import USER_INFO_FIELD_NAMES
-from reference.server.currencies import is_iso4217
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.validation import Problems, at
+from reference.configuration.user_info import USER_INFO_FIELD_NAMES
+from reference.kernel.currencies import is_iso4217
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.validation import Problems, at
 
 _MAX_URL_LENGTH = 2048
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")

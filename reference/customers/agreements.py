@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference.server.field_checks import ip_address, text, timestamp
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.validation import Problems, at
+from reference.kernel.field_checks import ip_address, text, timestamp
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.validation import Problems, at
 
 # The interface's `<SERVICE>_END_USER_TERMS` with the neutral word (§2 Customer).
 END_USER_TERMS = "SERVICE_END_USER_TERMS"

@@ -22,8 +22,8 @@ from reference.customers.store import (
     save,
 )
 from reference.customers.validation import validate_create, validate_patch
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 RENAMED = seam(
     "customers.renamed",

@@ -21,10 +21,10 @@ from reference.customers.store import (
     required_channels,
     save,
 )
-from reference.server.clock import iso, utc_now
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 CHANNELS = ("email", "phone")
 

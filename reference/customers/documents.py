@@ -22,14 +22,14 @@ from starlette.types import Message
 from reference.customers import images
 from reference.customers.owners import find_owner
 from reference.customers.store import load
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.field_checks import country, text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.validation import Problems
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.field_checks import country, text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.validation import Problems
 
 MAX_FILE_BYTES = 10 * 1024 * 1024  # §8: at most 10 MB
 _FORM_OVERHEAD = 64 * 1024  # boundaries, part headers and the short text fields

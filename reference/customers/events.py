@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reference.customers.store import PENDING, UNVERIFIED, Customer, render
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.webhooks.events import Webhooks
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.seams import seam
+from reference.kernel.services import EventQueue
+from reference.kernel.settings import ServerSettings
 
 NEXT_STAMP = seam(
     "customers.next_event_stamp",
@@ -34,7 +34,7 @@ def steps(before: str, after: str) -> list[str]:
 
 
 def announce(
-    webhooks: Webhooks, settings: ServerSettings, before: str, customer: Customer
+    webhooks: EventQueue, settings: ServerSettings, before: str, customer: Customer
 ) -> list[str]:
     """Queue one event per step from ``before`` to the stored ``customer.status``; return
     the event types. ``data`` is the customer as it was at that step."""

@@ -16,8 +16,8 @@ from starlette.routing import Route
 from reference.customers.agreements import BY_SLUG
 from reference.customers.kyc_links import find_link, is_expired
 from reference.customers.store import INDIVIDUAL
-from reference.server.services import Services
-from reference.server.sync_calls import call_sync
+from reference.kernel.services import Services
+from reference.kernel.sync_calls import call_sync
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>

@@ -17,12 +17,12 @@ from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import Customer, load, load_or_404, pending_channels
 from reference.customers.verifications import submit
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 
 PROVIDER = "SANDBOX_KYC"
 LINK_LIFETIME = timedelta(hours=24)

@@ -17,8 +17,8 @@ from reference.customers.store import (
     REJECTED,
     UNVERIFIED,
 )
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 MANUAL_REVIEW = "001"  # submittable; a complete packet goes to manual review
 REJECT = "002"

@@ -15,12 +15,12 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import UNVERIFIED, load
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError
-from reference.server.field_checks import address, country, past_date, pick, text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.validation import Problems, at
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import address, country, past_date, pick, text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.validation import Problems, at
 
 ROLES = ("DIRECTOR", "UBO", "CONTROL_PERSON", "SHAREHOLDER", "SIGNATORY")
 CONTROL_ROLES = frozenset({"DIRECTOR", "CONTROL_PERSON"})  # §8: plus one control person

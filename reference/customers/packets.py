@@ -12,9 +12,9 @@ from typing import Any
 from reference.customers.documents import IDENTITY_TYPES, TWO_SIDED, documents_of
 from reference.customers.owners import CONTROL_ROLES, owners_of
 from reference.customers.store import Customer
-from reference.server.db import Database
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.db import Database
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 _INDIVIDUAL_FIELDS = ("birthDate", "nationality", "idType", "identifier", "address")
 _BUSINESS_FIELDS = ("legalName", "country", "taxId", "incorporatedOn", "registrationNumber")

@@ -5,23 +5,24 @@ kept as one JSON object under their API names; the columns
 beside it are what the sandbox itself decides: status, sandbox suffix, consents on file and
 which contact channels were verified.
 
-Storing a customer also keeps its internal accounts in step (``internal_accounts``): they
-are provisioned with the customer and become ``ACTIVE`` in the write that stores
-``APPROVED``, so every status change reaches the accounts in the same DB transaction.
+Storing a customer also keeps its internal accounts in step: the accounts area's hook
+(``install_on_stored``, installed by the assembly) provisions them with the customer and
+makes them ``ACTIVE`` in the write that stores ``APPROVED``, so every status change reaches
+the accounts in the same DB transaction.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from reference.accounts import internal_accounts
 from reference.customers import agreements
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.countries import EEA
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.countries import EEA
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError
 
 INDIVIDUAL = "INDIVIDUAL"
 BUSINESS = "BUSINESS"
@@ -117,7 +118,7 @@ def insert(db: Database, customer: Customer) -> Customer:
             now,
         ),
     )
-    _sync_accounts(db, stored)
+    _stored(db, stored)
     return stored
 
 
@@ -138,19 +139,27 @@ def save(db: Database, customer: Customer) -> Customer:
             stored.id,
         ),
     )
-    _sync_accounts(db, stored)
+    _stored(db, stored)
     return stored
 
 
-def _sync_accounts(db: Database, customer: Customer) -> None:
-    """Provision the customer's internal accounts (new currencies included) and activate
-    them once the customer is ``APPROVED``. Runs inside the caller's transaction."""
-    approved = customer.status == APPROVED
-    internal_accounts.provision(
-        db, customer.platform_id, customer.id, customer.fields.get("currencies"), approved
-    )
-    if approved:
-        internal_accounts.activate(db, customer.id)
+# What else a stored customer changes in the same write: the accounts area keeps the
+# customer's internal accounts in step. The assembly installs it (``reference.server.app``),
+# so this area never imports the one above it.
+StoredHook = Callable[[Database, Customer], None]
+_on_stored: tuple[StoredHook, ...] = ()
+
+
+def install_on_stored(*hooks: StoredHook) -> None:
+    """Run ``hooks`` after every insert and save, inside the caller's transaction
+    (installing again replaces)."""
+    global _on_stored
+    _on_stored = hooks
+
+
+def _stored(db: Database, customer: Customer) -> None:
+    for hook in _on_stored:
+        hook(db, customer)
 
 
 def load(db: Database, platform_id: str, customer_id: str) -> Customer | None:

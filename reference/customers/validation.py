@@ -11,11 +11,11 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from reference.configuration.user_info import provider_required_customer_fields
 from reference.customers import agreements
 from reference.customers.store import BUSINESS, INDIVIDUAL, Customer
 from reference.customers.tax_ids import tax_id_problem
-from reference.customers.user_info import provider_required_customer_fields
-from reference.server.field_checks import (
+from reference.kernel.field_checks import (
     Check,
     address,
     country,
@@ -26,9 +26,9 @@ from reference.server.field_checks import (
     string_list,
     text,
 )
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.validation import Problems, at
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.validation import Problems, at
 
 TAX_ID_PROBLEM = seam(
     "customers.tax_id_problem",

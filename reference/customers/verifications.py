@@ -26,12 +26,12 @@ from reference.customers.store import (
     load_or_404,
     save,
 )
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 
 RESOLVE_ERRORS = "RESOLVE_ERRORS"
 # verificationStatus of a complete submission, by the customer's resulting status.

@@ -2,7 +2,7 @@
 
 The project's self-tests start the sandbox with a fault and check that the conformance
 suite notices. Each fault is one registered function (``registry.fault``) in the module of
-its area, attached at a seam the domain code declares (``reference.server.seams``); the
+its area, attached at a seam the domain code declares (``reference.kernel.seams``); the
 domain code never imports this package. Only the composition root
 (``reference/server/cli.py``) does, to turn the ``--fault`` names into attached seams.
 """
@@ -20,15 +20,15 @@ from reference.faults import (  # noqa: F401  (importing an area module register
     configuration,
     customers,
     invitations,
+    kernel,
     payment_records,
     payments,
     sca,
-    server,
     wallet,
     webhooks,
 )
 from reference.faults.registry import Fault, registered_faults
-from reference.server.seams import Seams
+from reference.kernel.seams import Seams
 
 FAULTS: Mapping[str, Fault] = MappingProxyType(dict(sorted(registered_faults().items())))
 

@@ -7,7 +7,7 @@ from typing import Any
 from reference.cards import issuing, simulators, tokenize
 from reference.cards import transactions as ct
 from reference.faults.registry import fault
-from reference.server.services import Services
+from reference.kernel.services import Services
 
 # The status a merchant return sets on the purchase, and whose event it fires.
 REFUNDED = "REFUNDED"

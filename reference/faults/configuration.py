@@ -9,10 +9,10 @@ from typing import Any
 from reference.configuration import api, store, validation
 from reference.configuration.store import PlatformConfig
 from reference.faults.registry import fault
-from reference.server.clock import parse_iso
-from reference.server.platforms import all_platforms
-from reference.server.services import Services
-from reference.server.validation import Problems, at
+from reference.kernel.clock import parse_iso
+from reference.kernel.platforms import all_platforms
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems, at
 
 # Time-zone offset of the timestamps rendered instead of UTC.
 LOCAL_OFFSET_HOURS = 2

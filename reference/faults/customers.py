@@ -23,9 +23,9 @@ from reference.customers import (
 from reference.customers.documents import Upload
 from reference.customers.store import APPROVED, PENDING, Customer
 from reference.faults.registry import fault
-from reference.server.clock import iso, parse_iso
-from reference.server.db import Database
-from reference.server.settings import ServerSettings
+from reference.kernel.clock import iso, parse_iso
+from reference.kernel.db import Database
+from reference.kernel.settings import ServerSettings
 
 # The media type stored for an upload that is neither declared nor recognised.
 UNKNOWN_MEDIA_TYPE = "application/octet-stream"

@@ -17,14 +17,14 @@ from reference.accounts import external_accounts, funding, ledger
 from reference.accounts.external_accounts import ExternalAccount
 from reference.accounts.internal_accounts import InternalAccount
 from reference.faults.registry import fault
+from reference.kernel.clock import later_than
+from reference.kernel.errors import ApiError
+from reference.kernel.services import Services
 from reference.payments import execution, quote_store, quotes_api, rate_refusals, transactions_api
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
 from reference.sca import authentication as sca
-from reference.server.clock import later_than
-from reference.server.errors import ApiError
-from reference.server.services import Services
 
 # How long the lock stays free between an execute's check and its debit, so concurrent
 # executes really interleave.

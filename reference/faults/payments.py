@@ -10,6 +10,8 @@ from typing import Any
 
 from reference.accounts import external_accounts
 from reference.faults.registry import fault
+from reference.kernel.currencies import CURRENCIES, Currency
+from reference.kernel.errors import ApiError
 from reference.payments import (
     holds,
     incoming,
@@ -26,8 +28,6 @@ from reference.payments import (
 )
 from reference.payments.pricing import Price
 from reference.payments.transaction_store import Transaction
-from reference.server.currencies import CURRENCIES, Currency
-from reference.server.errors import ApiError
 
 # What the `same-currency-rate-not-one` fault reports and converts with.
 WRONG_SAME_CURRENCY_RATE = Decimal("1.01")

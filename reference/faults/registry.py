@@ -1,7 +1,7 @@
 """The fault registry: each fault mode is one registered function with what it breaks.
 
 A fault breaks exactly one stated behaviour of the interface. It is a function attached at
-one or more seams (``reference.server.seams``): it receives the value the sandbox computed
+one or more seams (``reference.kernel.seams``): it receives the value the sandbox computed
 there (and the seam's context) and returns the broken value. Its registration holds what
 it breaks, the clause, and the suite part and tests that must catch it, which the
 project's self-tests read (``tests/conformance_runs/test_fault_modes.py``).
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from reference.server.seams import Alteration, Seam
+from reference.kernel.seams import Alteration, Seam
 
 F = TypeVar("F", bound=Callable[..., Any])
 

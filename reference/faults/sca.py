@@ -6,10 +6,10 @@ from typing import Any
 
 from reference.customers.store import Customer
 from reference.faults.registry import fault
+from reference.kernel.errors import ApiError
+from reference.kernel.services import Services
 from reference.payments.quote_store import Quote
 from reference.sca import authentication
-from reference.server.errors import ApiError
-from reference.server.services import Services
 
 # The session length served instead of SESSION_DAYS, and the reason an expiry fails with.
 SHORT_SESSION_DAYS = 30

@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from reference.faults.registry import fault
-from reference.server.errors import Unauthorized
+from reference.kernel.errors import Unauthorized
 from reference.wallet import accounts, logins, oidc, otp, passkeys, signatures
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import store as wallet_store

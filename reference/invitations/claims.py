@@ -23,11 +23,11 @@ from starlette.responses import JSONResponse, Response
 
 from reference.configuration.store import load_config
 from reference.customers import store as customer_store
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
 
 PENDING = "PENDING"
 CLAIMED = "CLAIMED"

@@ -21,6 +21,11 @@ from collections.abc import Callable
 
 from reference.accounts import external_accounts, funding, internal_accounts, ledger
 from reference.accounts import states as account_states
+from reference.kernel.clock import later_than
+from reference.kernel.errors import ApiError
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.payments import authorization as sca
 from reference.payments import (
     holds,
     limits,
@@ -33,11 +38,6 @@ from reference.payments import (
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
-from reference.sca import authentication as sca
-from reference.server.clock import later_than
-from reference.server.errors import ApiError
-from reference.server.seams import seam
-from reference.server.services import Services
 
 EVENT_PREFIX = "OUTGOING_PAYMENT."
 PAYOUT_RETURNED = "PAYOUT_RETURNED"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reference.kernel.db import Database, to_json
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 from reference.payments.transaction_store import Transaction
-from reference.server.db import Database, to_json
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
 
 HELD = "077"
 COMPLIANCE_REVIEW = "COMPLIANCE_REVIEW"

@@ -26,13 +26,13 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts, ledger
 from reference.accounts import states as account_states
 from reference.accounts.api import read_amount
+from reference.kernel import currencies
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import transaction_store as txns
 from reference.payments.transaction_store import Transaction
-from reference.server import currencies
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
 
 INCOMING = "INCOMING"
 CREDIT = "CREDIT"

@@ -24,16 +24,16 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.accounts import funding
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems
 
 MAX_AMOUNT = 10**15
 

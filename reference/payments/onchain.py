@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import Any
 
 from reference.accounts import external_accounts
+from reference.kernel.db import Database, to_json
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import uma
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
-from reference.server.db import Database, to_json
-from reference.server.seams import seam
-from reference.server.services import Services
 
 WALLET = "WALLET"
 

@@ -21,13 +21,13 @@ import threading
 from datetime import timedelta
 
 from reference.accounts import internal_accounts, ledger
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import onchain, quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
 from reference.payments.transaction_store import Transaction
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.seams import seam
-from reference.server.services import Services
 
 SLOW = "003"
 SLOW_S = 1.0  # how long a slow payment stays PROCESSING (our choice)

@@ -33,10 +33,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from reference.kernel.currencies import Currency
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 from reference.payments import rates
-from reference.server.currencies import Currency
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
 
 SENDING = "SENDING"
 RECEIVING = "RECEIVING"

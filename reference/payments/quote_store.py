@@ -17,19 +17,18 @@ from datetime import timedelta
 from typing import Any
 
 from reference.accounts import funding
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
 from reference.payments import transaction_store
 from reference.payments.quote_validation import ValidQuote
 from reference.payments.transaction_store import Transaction
 from reference.payments.uma import UmaDestination
 from reference.payments.uma import destination_json as uma_json
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import Database, from_json, to_json
 
 PENDING = "PENDING"
 PROCESSING = "PROCESSING"
 COMPLETED = "COMPLETED"
 EXPIRED = "EXPIRED"
-SOURCE_ACCOUNT = "ACCOUNT"
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,18 +31,18 @@ from reference.accounts.internal_accounts import load as load_internal
 from reference.configuration.store import load_config
 from reference.customers import agreements
 from reference.customers import store as customer_store
+from reference.kernel import currencies
+from reference.kernel.currencies import Currency
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems, at
 from reference.payments import limits, rates
 from reference.payments.pricing import Price, PricingError, fee_schedule, price
 from reference.payments.uma import UmaDestination, bind
 from reference.payments.uma import check_amount as check_uma_amount
 from reference.payments.uma import destination as uma_destination
-from reference.server import currencies
-from reference.server.currencies import Currency
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems, at
 
 REQUIRED = ("source", "destination", "lockedCurrencySide", "lockedCurrencyAmount")
 SIDES = ("SENDING", "RECEIVING")

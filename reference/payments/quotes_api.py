@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.payments import authorization as sca
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.payments.quote_validation import validate
-from reference.sca import authentication as sca
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
 from reference.wallet import accounts as wallet_accounts
 
 CREATED_BODY = seam(
@@ -67,15 +67,24 @@ def get_quote(request: ApiRequest) -> Response:
     return JSONResponse(seams.apply(READ_BODY, quote_store.render(quote), quote=quote))
 
 
+def _source_account_id(request: ApiRequest, quote_id: str) -> str | None:
+    """The ``source.accountId`` of the platform's quote, None when there is no such quote or
+    its source names no account."""
+    quote = quote_store.load(request.services.db, request.platform.id, quote_id)
+    account_id = None if quote is None else quote.fields.get("source", {}).get("accountId")
+    return account_id if isinstance(account_id, str) else None
+
+
 def execute_quote(request: ApiRequest) -> Response:
     """``POST /quotes/{quoteId}/execute`` → 200 Quote ``PROCESSING``; 409 when it is no
     longer ``PENDING``, 400 ``QUOTE_EXPIRED`` after ``expiresAt``, 400
     ``INSUFFICIENT_FUNDS``. From an embedded wallet: 202 until the signed retry (§5 item 4)."""
     quote_id = request.path_params["quoteId"]
-    challenge = wallet_accounts.execute_challenge(request, quote_id)
+    source = _source_account_id(request, quote_id)
+    challenge = wallet_accounts.execute_challenge(request, quote_id, source)
     if challenge is not None:
         return challenge
-    with wallet_accounts.signed_execute(request, quote_id):
+    with wallet_accounts.signed_execute(request, quote_id, source):
         quote = payments.execute(request.services, request.platform.id, quote_id)
     return JSONResponse(quote_store.render(quote))
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel.clock import iso, later_than, utc_now
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.server.clock import iso, later_than, utc_now
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.services import Services
 
 STATUS = 409
 CODE = "QUOTE_RATE_UNAVAILABLE"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
-from reference.server.routing import ApiRequest, Operation, api_route
+from reference.kernel.routing import ApiRequest, Operation, api_route
 
 
 def list_stablecoins(request: ApiRequest) -> Response:

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reference.server.db import Database, from_json, to_json
+from reference.kernel.db import Database, from_json, to_json
 
 PENDING = "PENDING"
 PROCESSING = "PROCESSING"

@@ -13,13 +13,13 @@ from starlette.responses import JSONResponse, Response
 
 from reference.cards import issuing as cards
 from reference.cards import transactions as card_transactions
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
+from reference.payments import authorization as sca
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
-from reference.sca import authentication as sca
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
 
 CARD = "CARD"
 TYPES = (txns.OUTGOING, "INCOMING", CARD)

@@ -18,15 +18,15 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.accounts import external_accounts
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems, at
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_validation import validate
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems, at
 
 MAX_AMOUNT = 10**15
 IN, OUT = "in", "out"

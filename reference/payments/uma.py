@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reference.configuration.store import load_config
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.validation import Problems
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
+from reference.kernel.validation import Problems
 
 UMA_ADDRESS = "UMA_ADDRESS"
 ADDRESS_FIELD = "umaAddress"

@@ -15,15 +15,15 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import ledger
 from reference.accounts import states as account_states
 from reference.accounts.api import read_amount
+from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import text
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 from reference.payments import transaction_store as txns
 from reference.payments.incoming import completed_incoming
 from reference.payments.transaction_store import Transaction
 from reference.payments.uma import ADDRESS_FIELD, UMA_ADDRESS
-from reference.server.errors import ApiError
-from reference.server.field_checks import text
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
 
 UMA_DEPOSIT = "UMA_INCOMING"  # ledger kind
 DEFAULT_SENDER = "$sender@vasp.sandbox.example"

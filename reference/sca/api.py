@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.payments import execution as payments
 from reference.payments import quote_store
 from reference.sca import authentication as sca
-from reference.server.routing import ApiRequest, Operation, api_route
 
 
 def authorize_quote(request: ApiRequest) -> Response:

@@ -15,7 +15,9 @@ A challenge not authorized by its ``expiresAt`` fails the transfer: the quote is
 ``EXPIRED``, its transaction ``FAILED`` with ``SCA_NOT_COMPLETED``, the hold lifted and
 ``OUTGOING_PAYMENT.FAILED`` sent; ``expire_due`` writes that down lazily before reads.
 
-This module never imports ``payments``; the routes (``sca_api``) join the two.
+This module reads and writes quotes and transactions but never runs an execution: the routes
+(``sca_api``) join the two. Payments reach it only through the ``Authorization`` the
+assembly installs (``reference.payments.authorization``).
 """
 
 from __future__ import annotations
@@ -28,15 +30,15 @@ from typing import Any
 from reference.accounts import funding, ledger
 from reference.customers import store as customer_store
 from reference.customers.store import Customer
+from reference.kernel.clock import iso, later_than, parse_iso, utc_now
+from reference.kernel.countries import EEA
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 from reference.payments import quote_store
 from reference.payments import transaction_store as txns
 from reference.payments.quote_store import Quote
-from reference.server.clock import iso, later_than, parse_iso, utc_now
-from reference.server.countries import EEA
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.seams import seam
-from reference.server.services import Services
 
 PENDING_AUTHORIZATION = "PENDING_AUTHORIZATION"
 SCA_CURRENCIES = frozenset({"EUR", "USDC"})

@@ -1,5 +1,5 @@
-"""The sandbox's server: application, routing, settings, database, auth, errors, validation,
-seams and the ``serve`` command."""
+"""The assembled sandbox: the application, the services opened at start-up, the authentication
+middleware, the tables created, and the ``serve`` command (the composition root)."""
 
 import sys
 

@@ -1,5 +1,6 @@
 """The Starlette application: routers under the versioned base path, auth, error envelope,
-the unauthenticated hosted pages beside them, and the webhook worker in the lifespan."""
+the unauthenticated hosted pages beside them, and the webhook worker in the lifespan; and
+the joins where a lower area calls into a higher one (``join_areas``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 
 from reference.accounts import api as accounts_api
-from reference.accounts import external_accounts, ownership, rule_based
+from reference.accounts import external_accounts, internal_accounts, ownership, rule_based
 from reference.accounts import states as account_states
 from reference.agents import approvals as agent_approvals
 from reference.agents import delegation as agents
@@ -29,8 +30,14 @@ from reference.customers import (
     owners,
     verifications,
 )
+from reference.customers import store as customer_store
 from reference.invitations import claims as invitations
+from reference.kernel.errors import EXCEPTION_HANDLERS
+from reference.kernel.latency import ResponseDelayMiddleware
+from reference.kernel.method_routing import method_routes
+from reference.kernel.services import Services
 from reference.payments import (
+    authorization,
     incoming,
     jit,
     limits,
@@ -43,11 +50,8 @@ from reference.payments import (
 )
 from reference.payments.payout_scenarios import SlowSettler
 from reference.sca import api as sca_api
-from reference.server.auth import BasicAuthMiddleware
-from reference.server.errors import EXCEPTION_HANDLERS
-from reference.server.latency import ResponseDelayMiddleware
-from reference.server.method_routing import method_routes
-from reference.server.services import Services
+from reference.sca import authentication as sca
+from reference.server.authentication import BasicAuthMiddleware
 from reference.wallet import accounts as wallet_accounts
 from reference.wallet import api as wallet_api
 from reference.webhooks import sandbox_api
@@ -90,8 +94,23 @@ ROUTERS: Sequence[Sequence[BaseRoute]] = (
 )
 
 
+def join_areas() -> None:
+    """Install the calls that go up the areas: each lower area names what it needs (a hook
+    or a protocol) and the area above provides it here, so imports go one way. Installing
+    again replaces, so building several apps in one process is safe."""
+    # a stored customer's internal accounts follow it, in the same write
+    customer_store.install_on_stored(internal_accounts.sync_customer)
+    # an embedded wallet's privacy flag, on its InternalAccount body
+    internal_accounts.install_type_fields(
+        internal_accounts.EMBEDDED_WALLET, wallet_accounts.account_fields
+    )
+    # strong customer authentication before a quote's money moves
+    authorization.install(sca)
+
+
 def create_app(services: Services) -> Starlette:
     """The ASGI app serving ``services``; the worker runs while the app is up."""
+    join_areas()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

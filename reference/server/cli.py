@@ -27,10 +27,11 @@ import uvicorn
 from reference.accounts.rule_based import FEATURES
 from reference.cards.issuing import FEATURES as CARD_FEATURES
 from reference.faults import UnknownFaultError, describe_faults, seams_for, validate_faults
+from reference.kernel.platforms import CredentialConflictError
+from reference.kernel.services import Services
+from reference.kernel.settings import IN_MEMORY, ServerSettings
 from reference.server.app import create_app
-from reference.server.platforms import CredentialConflictError
-from reference.server.services import Services, open_services
-from reference.server.settings import IN_MEMORY, ServerSettings
+from reference.server.services import open_services
 from reference.wallet.crypto import enclave_public_hex
 from reference.wallet.oidc import ISSUERS
 from reference.wallet.passkeys import ORIGIN, RP_ID

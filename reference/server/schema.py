@@ -11,10 +11,10 @@ from reference.cards import tables as card_tables
 from reference.configuration import store as config_store
 from reference.customers import tables as customer_tables
 from reference.invitations import tables as invitation_tables
+from reference.kernel import platforms
 from reference.payments import limits_tables
 from reference.payments import tables as money_tables
 from reference.sca import tables as sca_tables
-from reference.server import platforms
 from reference.wallet import tables as wallet_tables
 from reference.webhooks import outbox, signing
 

@@ -1,62 +1,31 @@
-"""The assembled sandbox: settings, store, keys, outbox and worker, opened once at start-up.
-
-Handlers reach it as ``request.services`` (see ``reference.server.routing``); later routers take
-what they need from here instead of opening anything of their own.
-"""
+"""Opening the sandbox's services at start-up: the database and its tables, the seeded
+platforms, credentials, configuration and platform accounts, the webhook key, queue and
+worker (``reference.kernel.services.Services``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from reference.accounts.internal_accounts import seed_platform_account
 from reference.configuration.store import seed_config
-from reference.server.db import Database
-from reference.server.platforms import (
+from reference.kernel.db import Database
+from reference.kernel.platforms import (
     PRIMARY,
     PRODUCTION,
     SANDBOX,
     SECOND,
     Credential,
-    StoredCredential,
     load_credentials,
     seed_credentials,
     seed_platforms,
 )
+from reference.kernel.services import PublishedCredentials, Services
+from reference.kernel.settings import ServerSettings
 from reference.server.schema import STATEMENTS
-from reference.server.settings import ServerSettings
 from reference.webhooks.delivery import DeliveryWorker
 from reference.webhooks.events import Webhooks
 from reference.webhooks.outbox import Outbox
 from reference.webhooks.signing import load_or_create_webhook_key
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedCredentials:
-    """The credentials the start-up line prints."""
-
-    primary: Credential
-    second: Credential
-    production: Credential
-
-
-@dataclass(frozen=True, slots=True)
-class Services:
-    """Everything a handler may use."""
-
-    settings: ServerSettings
-    db: Database
-    webhook_key: ec.EllipticCurvePrivateKey
-    webhooks: Webhooks
-    delivery: DeliveryWorker
-    credentials: PublishedCredentials
-    # Every API credential by token id. Credentials are written only by the seeding below,
-    # before the server starts, so authentication reads this copy: no database lock, so no
-    # thread hop per request.
-    api_tokens: Mapping[str, StoredCredential]
 
 
 def open_services(settings: ServerSettings) -> Services:

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
 from reference.accounts import internal_accounts
 from reference.accounts.internal_accounts import EMBEDDED_WALLET, InternalAccount
-from reference.payments import quote_store
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError
-from reference.server.routing import ApiRequest, Operation, api_route
-from reference.server.seams import seam
-from reference.server.validation import Problems
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError
+from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import signatures
 
@@ -50,6 +50,15 @@ def open_for(db: Database, platform_id: str, customer_id: str) -> None:
         "INSERT INTO wallet_accounts (account_id, private_enabled, wallet_key) VALUES (?, 0, ?)",
         (account.id, key),
     )
+
+
+def account_fields(db: Database, account: InternalAccount) -> dict[str, Any]:
+    """What an embedded wallet adds to its InternalAccount body: the privacy flag (§2), false
+    when it has no row. The assembly installs it into ``internal_accounts.render``."""
+    row = db.fetchone(
+        "SELECT private_enabled FROM wallet_accounts WHERE account_id = ?", (account.id,)
+    )
+    return {"privateEnabled": bool(row is not None and row["private_enabled"])}
 
 
 def _wallet(request: ApiRequest) -> InternalAccount:
@@ -133,23 +142,23 @@ def update_privacy(request: ApiRequest) -> Response:
     return JSONResponse(body)
 
 
-def _wallet_source(request: ApiRequest, quote_id: str) -> InternalAccount | None:
-    """The embedded wallet a quote spends from, or None for any other quote."""
-    db = request.services.db
-    quote = quote_store.load(db, request.platform.id, quote_id)
-    account_id = None if quote is None else quote.fields.get("source", {}).get("accountId")
-    if not isinstance(account_id, str):
+def _wallet_source(request: ApiRequest, account_id: str | None) -> InternalAccount | None:
+    """The embedded wallet a quote's source account is, or None for any other source."""
+    if account_id is None:
         return None
-    account = internal_accounts.load(db, request.platform.id, account_id)
+    account = internal_accounts.load(request.services.db, request.platform.id, account_id)
     if account is None or account.account_type != EMBEDDED_WALLET:
         return None
     return account
 
 
-def execute_challenge(request: ApiRequest, quote_id: str) -> Response | None:
+def execute_challenge(
+    request: ApiRequest, quote_id: str, source_account_id: str | None
+) -> Response | None:
     """The ``202`` answering an unsigned execute of a quote spending from an embedded
-    wallet (nothing changes); None when the quote needs no signature or carries one."""
-    account = _wallet_source(request, quote_id)
+    wallet (nothing changes); None when the quote needs no signature or carries one.
+    ``source_account_id`` is the quote's ``source.accountId`` (None when it names none)."""
+    account = _wallet_source(request, source_account_id)
     if account is None or account.customer_id is None or signatures.is_signed_retry(request):
         return None
     seams = request.services.settings.seams
@@ -162,11 +171,13 @@ def execute_challenge(request: ApiRequest, quote_id: str) -> Response | None:
 
 
 @contextlib.contextmanager
-def signed_execute(request: ApiRequest, quote_id: str) -> Iterator[None]:
+def signed_execute(
+    request: ApiRequest, quote_id: str, source_account_id: str | None
+) -> Iterator[None]:
     """Around an execute: for an embedded-wallet source, verify the signed retry and run the
     execution in the same DB transaction (a refused execution gives the request id back);
     for any other quote, nothing."""
-    account = _wallet_source(request, quote_id)
+    account = _wallet_source(request, source_account_id)
     if account is None or account.customer_id is None or not signatures.is_signed_retry(request):
         yield
         return

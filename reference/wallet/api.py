@@ -8,8 +8,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from reference.server.errors import ApiError, Unauthorized
-from reference.server.routing import ApiRequest, Operation, api_route, read_json_object
+from reference.kernel.errors import ApiError, Unauthorized
+from reference.kernel.routing import ApiRequest, Operation, api_route, read_json_object
 from reference.wallet import credentials as wallet_credentials
 from reference.wallet import logins as wallet_logins
 from reference.wallet import otp as wallet_otp

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import Unauthorized
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import Unauthorized
 
 LIFETIME = timedelta(minutes=5)
 

@@ -15,10 +15,10 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import load_or_404
-from reference.server import field_checks
-from reference.server.errors import ApiError, FieldError, InvalidInput
-from reference.server.routing import ApiRequest
-from reference.server.validation import Problems
+from reference.kernel import field_checks
+from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.routing import ApiRequest
+from reference.kernel.validation import Problems
 from reference.wallet import accounts as wallet_accounts
 from reference.wallet import oidc as wallet_oidc
 from reference.wallet import passkeys as wallet_passkeys

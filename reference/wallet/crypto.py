@@ -18,12 +18,11 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
 
-from reference.server.db import Database
+from reference.kernel.db import Database
 from reference.webhooks.signing import load_or_create_key
 
 HPKE_INFO = b"service_hpke"
 BUNDLE_VERSION = "v1.0.0"
-UNCOMPRESSED_HEX = 130
 COMPRESSED_HEX = 66
 _SUITE = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
 # The enclave key shares the webhook key's table (reference.webhooks.signing) under its own name.

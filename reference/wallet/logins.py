@@ -9,10 +9,10 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference.server.errors import InvalidInput, Unauthorized
-from reference.server.routing import ApiRequest
-from reference.server.seams import seam
-from reference.server.validation import Problems
+from reference.kernel.errors import InvalidInput, Unauthorized
+from reference.kernel.routing import ApiRequest
+from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 from reference.wallet import challenges as wallet_challenges
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import oidc as wallet_oidc

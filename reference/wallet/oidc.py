@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from reference.server.errors import FieldError, InvalidInput, Unauthorized
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.errors import FieldError, InvalidInput, Unauthorized
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 ISSUERS = (
     "https://accounts.google.com",

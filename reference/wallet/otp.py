@@ -9,9 +9,9 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference.server.errors import FieldError, InvalidInput, Unauthorized
-from reference.server.routing import ApiRequest
-from reference.server.seams import seam
+from reference.kernel.errors import FieldError, InvalidInput, Unauthorized
+from reference.kernel.routing import ApiRequest
+from reference.kernel.seams import seam
 from reference.wallet import challenges as wallet_challenges
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import signatures as wallet_signatures

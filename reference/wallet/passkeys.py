@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from reference.server.errors import Unauthorized
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.validation import Problems
+from reference.kernel.errors import Unauthorized
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.validation import Problems
 
 
 def _webauthn() -> ModuleType:

@@ -19,11 +19,11 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import Unauthorized
-from reference.server.routing import ApiRequest
-from reference.server.seams import Seams, seam
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import Unauthorized
+from reference.kernel.routing import ApiRequest
+from reference.kernel.seams import Seams, seam
 from reference.wallet import crypto as wallet_crypto
 from reference.wallet import store as wallet_store
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from reference.server.clock import iso, parse_iso, utc_now
-from reference.server.db import Database, from_json, to_json
-from reference.server.errors import ApiError
-from reference.server.seams import seam
+from reference.kernel.clock import iso, parse_iso, utc_now
+from reference.kernel.db import Database, from_json, to_json
+from reference.kernel.errors import ApiError
+from reference.kernel.seams import seam
 
 ACTIVE = "ACTIVE"
 REVOKED = "REVOKED"

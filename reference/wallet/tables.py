@@ -1,12 +1,9 @@
 """The tables of embedded-wallet authentication (§5) and the wallet accounts' own state.
 
-Kept apart from the modules that use them so ``schema`` can list the DDL, and so
-``internal_accounts.render`` can read the privacy flag without importing the wallet flows.
+Kept apart from the modules that use them so ``schema`` can list the DDL.
 """
 
 from __future__ import annotations
-
-from reference.server.db import Database
 
 SCHEMA: tuple[str, ...] = (
     # credentials (§2 Other records): details holds the per-type part as JSON
@@ -65,11 +62,3 @@ SCHEMA: tuple[str, ...] = (
         wallet_key TEXT NOT NULL
     )""",
 )
-
-
-def private_enabled(db: Database, account_id: str) -> bool:
-    """The privacy flag of an embedded wallet account (false when it has no row)."""
-    row = db.fetchone(
-        "SELECT private_enabled FROM wallet_accounts WHERE account_id = ?", (account_id,)
-    )
-    return bool(row is not None and row["private_enabled"])

@@ -18,9 +18,9 @@ import h11
 import httpx
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
-from reference.server.sync_calls import call_sync
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
+from reference.kernel.sync_calls import call_sync
 from reference.webhooks.outbox import Outbox, OutboxRow
 from reference.webhooks.plain_http import PlainHttpPoster, environment_names_http_proxy
 from reference.webhooks.signing import sign

@@ -11,11 +11,11 @@ import uuid
 from typing import Any
 
 from reference.configuration.store import load_config
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
-from reference.server.errors import ApiError
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
+from reference.kernel.errors import ApiError
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 from reference.webhooks.outbox import Outbox
 
 TEST_EVENT_TYPE = "TEST"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS webhook_outbox (

@@ -11,8 +11,8 @@ import base64
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS signing_keys (

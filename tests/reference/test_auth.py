@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from reference.agents.bearer import REASON_UNKNOWN as REASON_UNKNOWN_AGENT_TOKEN
-from reference.server.auth import (
+from reference.kernel.auth import (
     REASON_BAD_BASE64,
     REASON_MISSING,
     REASON_NO_COLON,

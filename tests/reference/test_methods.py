@@ -8,8 +8,8 @@ import httpx
 import pytest
 from starlette.routing import Match, Route
 
+from reference.kernel.method_routing import RouteTable, literal_rank
 from reference.server.app import ROUTERS
-from reference.server.method_routing import RouteTable, literal_rank
 
 from .reference_helpers import RunningSandbox
 

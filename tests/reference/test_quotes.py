@@ -11,9 +11,9 @@ from decimal import Decimal
 import httpx
 import pytest
 
+from reference.kernel.currencies import CURRENCIES
+from reference.kernel.settings import ServerSettings
 from reference.payments import pricing, rates
-from reference.server.currencies import CURRENCIES
-from reference.server.settings import ServerSettings
 
 from .customer_helpers import complete_individual, constraints, created, individual, submit
 from .money_helpers import (

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from reference.server.db import Database
-from reference.server.platforms import PRIMARY, seed_platforms
+from reference.kernel.db import Database
+from reference.kernel.platforms import PRIMARY, seed_platforms
+from reference.kernel.settings import ServerSettings
 from reference.server.schema import STATEMENTS
 from reference.server.services import open_services
-from reference.server.settings import ServerSettings
 from reference.webhooks.outbox import MAX_ATTEMPTS, Outbox
 
 

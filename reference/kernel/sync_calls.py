@@ -19,7 +19,7 @@ from typing import ParamSpec, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from reference.server.settings import ServerSettings
+from reference.kernel.settings import ServerSettings
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -1,13 +1,13 @@
-"""Fault modes of the server area (reference/server/): authentication, errors, versioning."""
+"""Fault modes of the kernel (reference/kernel/): authentication, errors, versioning."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from reference.faults.registry import fault
-from reference.server import auth, errors, settings
-from reference.server.platforms import PRIMARY, Platform, platform_by_role
-from reference.server.services import Services
+from reference.kernel import auth, errors, settings
+from reference.kernel.platforms import PRIMARY, Platform, platform_by_role
+from reference.kernel.services import Services
 
 # The version segment served instead of the real one.
 WRONG_VERSION = "2024-01-01"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reference import INTERFACE_VERSION
-from reference.server.seams import Seams, seam
+from reference.kernel.seams import Seams, seam
 
 VERSION_SEGMENT = seam("server.version_segment", "the date segment the routes are served under")
 

@@ -2,7 +2,7 @@
 
 ``api_route`` reads and checks the body on the event loop (JSON by default, or with the
 operation's own reader, e.g. a multipart form), then runs the handler, which may use the
-database, where ``reference.server.sync_calls`` says: on the loop, or in a fault mode in the
+database, where ``reference.kernel.sync_calls`` says: on the loop, or in a fault mode in the
 thread pool.
 """
 
@@ -18,11 +18,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from reference.server.auth import PLATFORM_SCOPE_KEY
-from reference.server.errors import FieldError, InvalidInput
-from reference.server.platforms import Platform
-from reference.server.services import Services
-from reference.server.sync_calls import call_sync
+from reference.kernel.auth import PLATFORM_SCOPE_KEY
+from reference.kernel.errors import FieldError, InvalidInput
+from reference.kernel.platforms import Platform
+from reference.kernel.services import Services
+from reference.kernel.sync_calls import call_sync
 
 
 @dataclass(frozen=True, slots=True)

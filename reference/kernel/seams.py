@@ -40,11 +40,6 @@ def seam(name: str, holds: str) -> Seam:
     return declared_seam
 
 
-def declared_seams() -> Mapping[str, Seam]:
-    """Every seam declared by the modules imported so far, by name."""
-    return MappingProxyType(_DECLARED)
-
-
 @dataclass(frozen=True, slots=True)
 class Seams:
     """The alterations attached to seams for the life of this process; none by default."""

@@ -14,8 +14,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from reference.server.seams import seam
-from reference.server.settings import ServerSettings
+from reference.kernel.seams import seam
+from reference.kernel.settings import ServerSettings
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from reference.server.errors import FieldError, InvalidInput
+from reference.kernel.errors import FieldError, InvalidInput
 
 
 def at(base: str, key: str | int) -> str:

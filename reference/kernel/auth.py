@@ -10,20 +10,14 @@ import base64
 import binascii
 import hmac
 
-from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
-
-from reference.agents import bearer as agent_auth
-from reference.agents.bearer import AGENT_SCOPE_KEY
-from reference.server.errors import Unauthorized
-from reference.server.platforms import (
+from reference.kernel.errors import Unauthorized
+from reference.kernel.platforms import (
     PRODUCTION,
     Platform,
     hash_secret,
 )
-from reference.server.seams import seam
-from reference.server.services import Services
-from reference.server.sync_calls import call_sync
+from reference.kernel.seams import seam
+from reference.kernel.services import Services
 
 PLATFORM_SCOPE_KEY = "reference.platform"
 
@@ -84,35 +78,6 @@ def authenticate(services: Services, header: str | None) -> Platform:
     return stored.platform
 
 
-class BasicAuthMiddleware:
-    """Authenticates every request under the versioned base path before routing.
-
-    Unknown paths and methods under the base path also need credentials, so the sandbox
-    does not tell anonymous callers which routes exist.
-    """
-
-    def __init__(self, app: ASGIApp, services: Services) -> None:
-        self.app = app
-        self.services = services
-
-    def _anonymous_platform(self, path: str) -> Platform | None:
-        """The platform a request without credentials acts for: none, it is refused."""
-        seams = self.services.settings.seams
-        return seams.apply(ANONYMOUS_PLATFORM, None, services=self.services, path=path)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            header = Headers(scope=scope).get("authorization")
-            if agent_auth.is_bearer(header):  # an agent's access token (§5 HTTP Bearer)
-                assert header is not None
-                found = await call_sync(
-                    self.services.settings, agent_auth.authenticate, self.services, header
-                )
-                scope[PLATFORM_SCOPE_KEY], scope[AGENT_SCOPE_KEY] = found
-            elif header is None and (anonymous := self._anonymous_platform(scope["path"])):
-                scope[PLATFORM_SCOPE_KEY] = anonymous
-            else:
-                # Basic credentials are checked in memory (``Services.api_tokens``): on the
-                # event loop, without a thread hop.
-                scope[PLATFORM_SCOPE_KEY] = authenticate(self.services, header)
-        await self.app(scope, receive, send)
+def anonymous_platform(services: Services, path: str) -> Platform | None:
+    """The platform a request without credentials acts for: none, it is refused."""
+    return services.settings.seams.apply(ANONYMOUS_PLATFORM, None, services=services, path=path)

@@ -2,7 +2,7 @@
 
 Handlers run on the event loop, the slow-payment settler in a thread of its own, and in a
 fault mode handlers and the webhook worker's bookkeeping in a thread pool
-(``reference.server.sync_calls``), so every use of the connection takes one re-entrant
+(``reference.kernel.sync_calls``), so every use of the connection takes one re-entrant
 lock. Holding the lock for a whole ``transaction()`` makes transactions serial: a money
 movement that reads a balance and writes it back cannot interleave with another.
 """

@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from reference.server.clock import iso
-from reference.server.countries import is_country_code
-from reference.server.validation import Problems, at
+from reference.kernel.clock import iso
+from reference.kernel.countries import is_country_code
+from reference.kernel.validation import Problems, at
 
 Check = Callable[[Problems, str, Any], Any]
 

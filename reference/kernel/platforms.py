@@ -13,15 +13,14 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 
-from reference.server.clock import iso, utc_now
-from reference.server.db import Database
+from reference.kernel.clock import iso, utc_now
+from reference.kernel.db import Database
 
 PRIMARY = "primary"
 SECOND = "second"
 ROLES = (PRIMARY, SECOND)
 SANDBOX = "sandbox"
 PRODUCTION = "production"
-ENVIRONMENTS = (SANDBOX, PRODUCTION)
 _TOKEN_PREFIX = {SANDBOX: "tok_sbx_", PRODUCTION: "tok_prd_"}
 
 SCHEMA = (
