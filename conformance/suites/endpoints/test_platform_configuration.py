@@ -17,6 +17,7 @@ from conformance.configuration.bodies import (
     known_currency_codes,
     valid_config_patches,
 )
+from conformance.contract.assertions import assert_invalid_input
 from conformance.contract.failures import check, fail
 from conformance.exchange.echo import echoes
 
@@ -226,3 +227,14 @@ def test_proxy_uma_subdomain_is_assigned_by_the_service(scratch_platform):
         observed=(response.status, response.field("proxyUmaSubdomain")),
         exchange=response.exchange,
     )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-WEBHOOK-HTTPS")
+@pytest.mark.parametrize(
+    "endpoint", ["http://example.com/hooks", "ftp://example.com/hooks", "not a url"]
+)
+def test_webhook_endpoint_must_be_https(scratch_platform, endpoint):
+    client = scratch_platform
+    response = client.patch("/config", json={"webhookEndpoint": endpoint})
+    assert_invalid_input(response, [("webhookEndpoint",)])
