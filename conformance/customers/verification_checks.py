@@ -26,7 +26,6 @@ from conformance.customers.verification_outcomes import (
     expected,
 )
 from conformance.exchange.client import ApiResponse
-from conformance.run.profile import TargetProfile
 from conformance.webhooks.sink import Delivery
 
 __all__ = [
@@ -246,7 +245,7 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
     return {**customer, field: status}
 
 
-def decided_customers(onboarding: Onboarding, profile: TargetProfile) -> list[Walk]:
+def decided_customers(onboarding: Onboarding) -> list[Walk]:
     """An individual (002) and a business (004), each walked to a decision.
 
     Each comes with the event statuses its walk must emit (none where the platform mode
@@ -255,7 +254,7 @@ def decided_customers(onboarding: Onboarding, profile: TargetProfile) -> list[Wa
     walked: list[Walk] = []
     for kind, suffix in ((INDIVIDUAL, "002"), (BUSINESS, "004")):
         customer = a_final_customer(onboarding, kind, suffix)
-        outcome = expected(kind, profile, COMPLETE, suffix)
+        outcome = expected(kind, onboarding.profile, COMPLETE, suffix)
         status = customer["kybStatus" if kind == BUSINESS else "kycStatus"]
         statuses = () if outcome.refused else events_for(outcome, status)
         walked.append((customer, statuses, f"a complete submission of a {kind.lower()} ({status})"))

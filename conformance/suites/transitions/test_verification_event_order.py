@@ -15,9 +15,9 @@ pytestmark = [pytest.mark.resource("Webhook"), pytest.mark.writes]
 
 
 @pytest.fixture(scope="module")
-def decided(onboarding, profile):
+def decided(onboarding):
     """An individual and a business walked to a decision (see ``decided_customers``)."""
-    return decided_customers(onboarding, profile)
+    return decided_customers(onboarding)
 
 
 @pytest.mark.requirement("KYC-REJECTED", "KYB-APPROVED")
