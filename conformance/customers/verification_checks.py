@@ -7,31 +7,38 @@ outcome, the observation goes to the ``advisory`` callback instead of failing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.contract import clauses
 from conformance.contract.error_bodies import parse_path
 from conformance.contract.failures import check
+from conformance.customers.events import CustomerEvents
 from conformance.customers.onboarding import Onboarding, status_field
 from conformance.customers.verification_outcomes import (
     ANY_BUT_ERRORS,
+    BUSINESS,
     COMPLETE,
     FINAL,
     FINAL_STATUSES,
+    INDIVIDUAL,
     Outcome,
     expected,
 )
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
+from conformance.webhooks.sink import Delivery
 
 __all__ = [
     "MissingPart",
+    "Walk",
     "a_final_customer",
     "assert_customer_status",
     "assert_names_missing",
+    "decided_customers",
     "events_for",
+    "events_of_walks",
     "individual_packet_parts",
     "submit_and_check",
 ]
@@ -40,6 +47,8 @@ SUBMIT_CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications"
 FINAL_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 SUBMISSION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES + " — verification submission"
 Advisory = Callable[[str], None]
+Walk = tuple[dict[str, Any], tuple[str, ...], str]
+"""A customer walked to a decision, the event statuses its walk must emit, the walk in words."""
 
 
 def assert_customer_status(
@@ -234,3 +243,27 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
         observed=status,
     )
     return {**customer, field: status}
+
+
+def decided_customers(onboarding: Onboarding) -> list[Walk]:
+    """An individual (002) and a business (004), each walked to a decision.
+
+    Each comes with the event statuses its walk must emit (none where the platform mode
+    refuses the submission) and the walk in words, for the failure message of a wait.
+    """
+    walked: list[Walk] = []
+    for kind, suffix in ((INDIVIDUAL, "002"), (BUSINESS, "004")):
+        customer = a_final_customer(onboarding, kind, suffix)
+        outcome = expected(kind, onboarding.profile, COMPLETE, suffix)
+        status = customer["kybStatus" if kind == BUSINESS else "kycStatus"]
+        statuses = () if outcome.refused else events_for(outcome, status)
+        walked.append((customer, statuses, f"a complete submission of a {kind.lower()} ({status})"))
+    return walked
+
+
+def events_of_walks(
+    customer_events: CustomerEvents, walks: Iterable[Walk]
+) -> Iterator[tuple[dict[str, Any], list[Delivery]]]:
+    """Each walked customer with the events about it, once those its walk must emit arrived."""
+    for customer, statuses, why in walks:
+        yield customer, customer_events.wait(customer, statuses, why=why)

@@ -198,7 +198,7 @@ def drop_fee_configs(changes: dict[str, Any]) -> dict[str, Any]:
     "config-accept-http-webhook",
     at=validation.HTTP_WEBHOOK_ALLOWED,
     clause="§2 PlatformConfig: HTTPS URL",
-    part="errors",
+    part="endpoints",
     caught_by=("test_webhook_endpoint_must_be_https",),
 )
 def allow_http_webhook(allowed: bool, *, host: str) -> bool:
@@ -222,7 +222,7 @@ def accept_any_fee_source(accepted: bool, *, source: str) -> bool:
     "config-accept-lowercase-currency",
     at=validation.CURRENCY_CODE,
     clause="§2 PlatformConfig: ISO 4217",
-    part="errors",
+    part="resources",
     caught_by=("test_currency_codes_must_be_iso_4217",),
 )
 def accept_any_three_letters(code: str | None, *, sent: str) -> str | None:
@@ -234,7 +234,7 @@ def accept_any_three_letters(code: str | None, *, sent: str) -> str | None:
     "config-amounts-optional",
     at=validation.CURRENCY_AMOUNTS_REQUIRED,
     clause="§2 PlatformConfig: required",
-    part="errors",
+    part="resources",
     caught_by=("test_currency_entry_rules",),
 )
 def amounts_optional(required: bool) -> bool:

@@ -81,7 +81,7 @@ def missing_birth_date_omitted(
     "kyc-events-out-of-order",
     at=events.NEXT_STAMP,
     clause="§3 Customer verification: PENDING, then the decision",
-    part="webhooks",
+    part="transitions",
     caught_by=("test_customer_events_follow_the_state_machine",),
 )
 def decision_stamped_before_pending(stamp: str, *, previous: str) -> str:

@@ -41,7 +41,7 @@ BAD_EXTERNAL_STATUS = "VERIFIED_ACTIVE"
     "execute-double-debit",
     at=execution.REPEAT_ANSWER,
     clause="§3 Quote and transaction: execute moves a PENDING quote; DESIGN: debit once",
-    part="errors",
+    part="transitions",
     caught_by=("test_a_second_execute_debits_nothing",),
 )
 def debit_again(answer: Quote | None, *, services: Services, quote: Quote) -> Quote | None:
@@ -57,7 +57,7 @@ def debit_again(answer: Quote | None, *, services: Services, quote: Quote) -> Qu
     "execute-after-expiry",
     at=execution.EXPIRED_REFUSAL,
     clause="§3 Quote and transaction: before expiresAt; §7 Errors: QUOTE_EXPIRED",
-    part="errors",
+    part="transitions",
     caught_by=("test_an_expired_quote_is_not_executed",),
 )
 def execute_expired(refusal: ApiError | None, *, quote: Quote) -> ApiError | None:

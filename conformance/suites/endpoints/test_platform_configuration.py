@@ -19,7 +19,7 @@ from conformance.configuration.bodies import (
 )
 from conformance.contract import clauses
 from conformance.contract.failures import check, fail
-from conformance.exchange.assertions import required_json
+from conformance.exchange.assertions import assert_invalid_input, required_json
 from conformance.exchange.echo import echoes
 
 pytestmark = pytest.mark.resource("PlatformConfig")
@@ -227,3 +227,14 @@ def test_proxy_uma_subdomain_is_assigned_by_the_service(scratch_platform):
         observed=(response.status, response.field("proxyUmaSubdomain")),
         exchange=response.exchange,
     )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-WEBHOOK-HTTPS")
+@pytest.mark.parametrize(
+    "endpoint", ["http://example.com/hooks", "ftp://example.com/hooks", "not a url"]
+)
+def test_webhook_endpoint_must_be_https(scratch_platform, endpoint):
+    client = scratch_platform
+    response = client.patch("/config", json={"webhookEndpoint": endpoint})
+    assert_invalid_input(response, [("webhookEndpoint",)])

@@ -1,4 +1,9 @@
-"""§2 Resources and their fields — PlatformConfig, as GET /config returns it."""
+"""§2 Resources and their fields — PlatformConfig, as GET /config returns it.
+
+The rules of a ``supportedCurrencies`` entry are also checked from the other side: PATCH
+/config refuses an entry that breaks them (on ``scratch_platform``, the second platform
+when the profile has one).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,10 @@ import re
 
 import pytest
 
-from conformance.configuration.bodies import USER_INFO_FIELD_NAMES
+from conformance.configuration.bodies import USER_INFO_FIELD_NAMES, known_currency_codes
 from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import assert_invalid_input
 
 pytestmark = pytest.mark.resource("PlatformConfig")
 
@@ -106,3 +112,44 @@ def test_provider_required_customer_fields_are_user_info_field_names(client):
             observed=unknown,
             exchange=response.exchange,
         )
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-CURRENCY-CODE-ISO4217")
+@pytest.mark.parametrize("code", ["usd", "US", "DOLLARS", 840])
+def test_currency_codes_must_be_iso_4217(scratch_platform, code):
+    client = scratch_platform
+    entry = {"currencyCode": code, "minAmount": 1, "maxAmount": 100,
+             "requiredCounterpartyFields": []}  # fmt: skip
+    response = client.patch("/config", json={"supportedCurrencies": [entry]})
+    assert_invalid_input(response, [("supportedCurrencies", 0, "currencyCode")])
+
+
+@pytest.mark.writes
+@pytest.mark.requirement("CONFIG-CURRENCY-AMOUNTS-REQUIRED", "CONFIG-COUNTERPARTY-FIELDS")
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"minAmount": None}, ("minAmount",)),
+        ({"maxAmount": "1000"}, ("maxAmount",)),
+        ({"minAmount": 2.5}, ("minAmount",)),
+        ({"requiredCounterpartyFields": None}, ("requiredCounterpartyFields",)),
+        (
+            {"requiredCounterpartyFields": [{"name": "SHOE_SIZE", "mandatory": True}]},
+            ("requiredCounterpartyFields", 0, "name"),
+        ),
+    ],
+    ids=["min-missing", "max-string", "min-float", "counterparty-missing", "counterparty-name"],
+)
+def test_currency_entry_rules(scratch_platform, change, path):
+    client = scratch_platform
+    codes = known_currency_codes(client.get("/config").json) or ["USD"]
+    entry = {"currencyCode": codes[0], "minAmount": 1, "maxAmount": 100,
+             "requiredCounterpartyFields": [{"name": "FULL_NAME", "mandatory": True}]}  # fmt: skip
+    for key, value in change.items():
+        if value is None:
+            entry.pop(key)
+        else:
+            entry[key] = value
+    response = client.patch("/config", json={"supportedCurrencies": [entry]})
+    assert_invalid_input(response, [("supportedCurrencies", 0, *path)])
