@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -37,17 +36,10 @@ from conformance.wallet.bundles import (
 from conformance.wallet.format import WalletFormat
 from conformance.wallet.keys import WalletKey
 from conformance.wallet.operations import WalletOperations
+from conformance.wallet.records import Credential, Session, Signed
 from conformance.wallet.tokens import Identity, TokenMinter, nonce_for
 
-__all__ = [
-    "ENDPOINT",
-    "SIGNATURE_HEADER",
-    "Credential",
-    "EmbeddedWallet",
-    "Session",
-    "Signed",
-    "item",
-]
+__all__ = ["ENDPOINT", "SIGNATURE_HEADER", "EmbeddedWallet", "item"]
 
 SIGNATURE_HEADER = "Service-Wallet-Signature"
 REQUEST_ID_HEADER = "Request-Id"
@@ -64,42 +56,6 @@ ENDPOINT = {
 def item(number: int) -> str:
     """The clause of §5's embedded-wallet list item ``number``."""
     return f"§5 Authentication — embedded wallet, item {number}"
-
-
-@dataclass
-class Credential:
-    """A credential the suite registered, with what it needs to authenticate again."""
-
-    id: str
-    type: str
-    customer_id: str
-    body: dict[str, Any]
-    authenticator: SoftAuthenticator | None = None
-    identity: Identity | None = None
-
-
-@dataclass
-class Session:
-    """A session of a credential: its signing key (held by the suite) and id, if shown."""
-
-    key: WalletKey
-    credential: Credential
-    id: str | None
-    answer: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def customer_id(self) -> str:
-        return self.credential.customer_id
-
-
-@dataclass(frozen=True, slots=True)
-class Signed:
-    """A wallet-signed operation: the 202 challenge and the answer to the retry."""
-
-    challenge: ApiResponse
-    payload: str
-    request_id: str
-    answer: ApiResponse
 
 
 def _json(response: ApiResponse) -> dict[str, Any]:

@@ -5,7 +5,7 @@ wallet client performs them, and how the suite sees that a refused one changed n
 ``DELETE /auth/sessions/{id}``, ``POST /internal-accounts/{id}/export``, ``PATCH
 /internal-accounts/{id}`` and ``POST /quotes/{quoteId}/execute`` from an ``EMBEDDED_WALLET``
 account. Each takes the signing key, or a forged signature / request id for the hostile
-twin, and returns the :class:`~conformance.wallet.flows.Signed` exchange.
+twin, and returns the :class:`~conformance.wallet.records.Signed` exchange.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from conformance.ground.secrets import register_secret
 from conformance.payments.quote_bodies import quote_body
 from conformance.wallet.bundles import BundleProblem, open_sealed_bundle, read_signed_bundle
 from conformance.wallet.keys import WalletKey
+from conformance.wallet.records import Credential, Session, Signed
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import ec
 
     from conformance.payments.money import Money
-    from conformance.wallet.flows import Credential, Session, Signed
     from conformance.wallet.format import WalletFormat
 
 __all__ = ["WALLET_TYPE", "WalletOperations"]
