@@ -25,7 +25,7 @@ from typing import Any
 from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
 from conformance.webhooks.event_checks import event_data, mentions_anywhere, names_resource
 from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery
@@ -63,8 +63,11 @@ class Ownership:
     """Creates accounts pending ownership verification and proves (or fails to prove)
     their ownership."""
 
-    def __init__(self, money: Money, pending_number: PendingNumber, proof: Proof) -> None:
-        self.money = money
+    def __init__(
+        self, external_accounts: ExternalAccounts, pending_number: PendingNumber, proof: Proof
+    ) -> None:
+        self.external_accounts = external_accounts
+        self.client = external_accounts.client
         self._pending_number = pending_number
         self._proof = proof
 
@@ -72,7 +75,7 @@ class Ownership:
         """A new external account in ``PENDING_OWNERSHIP_VERIFICATION``."""
         __tracebackhide__ = True
         number = self._pending_number(currency)
-        account = self.money.external_account(customer_id, currency, number=number)
+        account = self.external_accounts.external_account(customer_id, currency, number=number)
         check(
             account.get("status") == PENDING,
             "§2 Resources and their fields — ExternalAccount",
@@ -87,7 +90,7 @@ class Ownership:
     def challenge(self, account: dict[str, Any]) -> dict[str, Any]:
         """``POST .../challenge``: what the customer's wallet must answer."""
         __tracebackhide__ = True
-        response = self.money.client.post(f"{BASE}/{account['id']}/challenge")
+        response = self.client.post(f"{BASE}/{account['id']}/challenge")
         check(
             200 <= response.status < 300 and isinstance(response.json, dict),
             ACCOUNTS_CLAUSE,
@@ -104,7 +107,7 @@ class Ownership:
         """Challenge, then ``POST .../verify`` with a valid or a failing proof."""
         challenge = self.challenge(account)
         proof = self._proof(account, challenge, valid)
-        return self.money.client.post(f"{BASE}/{account['id']}/verify", json=proof)
+        return self.client.post(f"{BASE}/{account['id']}/verify", json=proof)
 
     def verified(self, response: ApiResponse, *, valid: bool) -> Any:
         """The status the ``verify`` answer reports (None when it carries none)."""

@@ -8,7 +8,7 @@ their set-up to their teardown. The lock is a ``flock`` on a file named after th
 and the platform; it is released when the holder ends, even if it crashes.
 
 Within one process the lock is re-entrant: code that asks for it while the process holds
-it already (``config_lock``, ``Money.stable_config``) goes on under the held lock.
+it already (``config_lock``, ``MoneyCustomers.stable_config``) goes on under the held lock.
 """
 
 from __future__ import annotations

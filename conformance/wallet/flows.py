@@ -20,11 +20,14 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground.profile import TargetProfile
 from conformance.ground.public_keys import public_key_from_hex
 from conformance.ground.secrets import register_secret
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Funding
+from conformance.payments.quotes import Quotes
 from conformance.wallet.authenticator import SoftAuthenticator, Tamper, b64url
 from conformance.wallet.bundles import (
     BundleProblem,
@@ -71,10 +74,20 @@ def _seen(response: ApiResponse) -> tuple[int, Any]:
 class EmbeddedWallet(WalletOperations):
     """The wallet client for one test session (the ``embedded_wallet`` fixture)."""
 
-    def __init__(self, money: Money, profile: TargetProfile, fmt: WalletFormat) -> None:
-        self.money = money
-        self.client: TargetClient = money.client
-        self.profile = profile
+    def __init__(
+        self,
+        customers: MoneyCustomers,
+        funding: Funding,
+        external_accounts: ExternalAccounts,
+        quotes: Quotes,
+        fmt: WalletFormat,
+    ) -> None:
+        self.customers = customers
+        self.funding = funding
+        self.external_accounts = external_accounts
+        self.quotes = quotes
+        self.client: TargetClient = funding.client
+        self.profile: TargetProfile = funding.profile
         self.format = fmt
         self.minter = TokenMinter()
 
@@ -111,7 +124,7 @@ class EmbeddedWallet(WalletOperations):
 
     def customer(self) -> dict[str, Any]:
         """A new approved customer (USD), with no credential yet."""
-        return self.money.approved_customer(("USD",))
+        return self.customers.approved_customer(("USD",))
 
     def register(
         self, customer_id: str, kind: str, material: dict[str, Any], **headers: str

@@ -27,7 +27,9 @@ from conformance.wallet.records import Credential, Session, Signed
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from conformance.payments.money import Money
+    from conformance.payments.external_accounts import ExternalAccounts
+    from conformance.payments.funding import Funding
+    from conformance.payments.quotes import Quotes
     from conformance.wallet.format import WalletFormat
 
 __all__ = ["WALLET_TYPE", "WalletOperations"]
@@ -45,7 +47,9 @@ def _body(response: ApiResponse) -> dict[str, Any]:
 class _Client(Protocol):
     """What the operations need of the wallet client they are mixed into."""
 
-    money: Money
+    funding: Funding
+    external_accounts: ExternalAccounts
+    quotes: Quotes
     format: WalletFormat
 
     def enclave_key(self) -> ec.EllipticCurvePublicKey | None: ...
@@ -72,7 +76,7 @@ class WalletOperations:
         is opened is not shown; the reference opens it with the first credential)."""
         found = [
             a
-            for a in self.money.internal_accounts(customer_id)
+            for a in self.funding.internal_accounts(customer_id)
             if a.get("type") == WALLET_TYPE and isinstance(a.get("id"), str) and a["id"]
         ]
         if not found:
@@ -86,7 +90,7 @@ class WalletOperations:
         return account.get(self.format.privacy_field)
 
     def current_privacy(self: _Client, customer_id: str, account_id: str) -> Any:
-        return self.privacy_flag(self.money.account(customer_id, account_id))
+        return self.privacy_flag(self.funding.account(customer_id, account_id))
 
     # -- the six operations ------------------------------------------------------------------
 
@@ -165,9 +169,9 @@ class WalletOperations:
         external account: (quote, wallet account id)."""
         __tracebackhide__ = True
         account = self.wallet_account(str(customer["id"]))
-        self.money.fund_ok(str(account["id"]), amount * 10)
-        destination = self.money.external_account(str(customer["id"]), "USD")
-        quote = self.money.quote(
+        self.funding.fund_ok(str(account["id"]), amount * 10)
+        destination = self.external_accounts.external_account(str(customer["id"]), "USD")
+        quote = self.quotes.quote(
             quote_body(str(account["id"]), str(destination["id"]), amount=amount)
         )
         return quote, str(account["id"])

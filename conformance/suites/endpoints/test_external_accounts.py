@@ -15,17 +15,17 @@ CLAUSE = "§4 Accounts"
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+def wallet(money_customers, funding):
+    with money_customers.stable_config():
+        return funding.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-CREATE", "SANDBOX-ACCOUNT-NUMBERS-NOT-VALIDATED")
 @pytest.mark.parametrize("digits", [6, 12, 17])
-def test_an_external_account_is_registered_and_returned(money, wallet, digits):
+def test_an_external_account_is_registered_and_returned(external_accounts, wallet, digits):
     """Any well-formed account number will do: the sandbox does not validate them."""
     number = "".join(random.choice("0123456789") for _ in range(digits - 3)) + "000"
-    response = money.create_external(wallet.customer_id, "USD", number)
+    response = external_accounts.create_external(wallet.customer_id, "USD", number)
     check(
         response.status in (200, 201),
         CLAUSE,
@@ -50,8 +50,10 @@ def test_an_external_account_is_registered_and_returned(money, wallet, digits):
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-REUSABLE")
-def test_an_external_account_serves_more_than_one_quote(money, wallet, config_lock):
+def test_an_external_account_serves_more_than_one_quote(
+    quotes, transaction_history, wallet, config_lock
+):
     corridor = wallet.corridor("USD", "USD")
     for amount in (10_000, 20_000):
-        executed = money.pay(corridor.source_id, corridor.destination_id, amount)
-        money.settled(wallet.customer_id, executed["transactionId"])
+        executed = quotes.pay(corridor.source_id, corridor.destination_id, amount)
+        transaction_history.settled(wallet.customer_id, executed["transactionId"])

@@ -15,13 +15,15 @@ CLAUSE = "§4 Quotes and transactions — POST /quotes"
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-SOURCES")
-def test_immediately_execute_does_not_execute_a_just_in_time_quote(money, transfers, config_lock):
-    customer = money.approved_customer(("USD",))
-    destination = money.active_account(customer["id"], "USD")
+def test_immediately_execute_does_not_execute_a_just_in_time_quote(
+    money_customers, funding, quotes, transfers, config_lock
+):
+    customer = money_customers.approved_customer(("USD",))
+    destination = funding.active_account(customer["id"], "USD")
     body = transfers.jit_body(customer["id"], "USD", destination["id"], immediatelyExecute=True)
-    response = money.create_quote(body)
+    response = quotes.create_quote(body)
     status = response.json.get("status") if 200 <= response.status < 300 else None
-    credited = money.account_balances(customer["id"], destination["id"]).available
+    credited = funding.account_balances(customer["id"], destination["id"]).available
     check(
         status not in ("PROCESSING", "COMPLETED") and credited == 0,
         CLAUSE,

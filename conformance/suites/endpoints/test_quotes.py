@@ -15,9 +15,9 @@ CLAUSE = "§4 Quotes and transactions"
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    with money.stable_config():
-        return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    with money_customers.stable_config():
+        return funding.wallet(money_customers.currencies())
 
 
 @pytest.mark.requirement(
@@ -36,10 +36,10 @@ def wallet(money):
     ],
     ids=["required-fields-only", "description", "remittance-information", "explicit-false"],
 )
-def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, config_lock, extra):
+def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, config_lock, extra):
     """No paymentRail (the service chooses one), no immediatelyExecute (false by default), no
     purposeOfPayment (its values are not shown)."""
-    response = money.create_quote(wallet.corridor().body(**extra))
+    response = quotes.create_quote(wallet.corridor().body(**extra))
     assert_status(response, 201, CLAUSE, "POST /quotes with a valid request answers 201")
     quote = response.json
     check(
@@ -77,9 +77,9 @@ REQUIRED = [
     "QUOTE-LOCKED-AMOUNT-REQUIRED",
 )
 @pytest.mark.parametrize(("removed", "path"), REQUIRED, ids=[".".join(r) for r, _ in REQUIRED])
-def test_a_quote_request_lacking_a_required_field_is_refused(money, wallet, removed, path):
+def test_a_quote_request_lacking_a_required_field_is_refused(quotes, wallet, removed, path):
     body = without(wallet.corridor().body(), *removed)
-    assert_invalid_input(money.create_quote(body), [path], CLAUSE)
+    assert_invalid_input(quotes.create_quote(body), [path], CLAUSE)
 
 
 @pytest.mark.requirement("QUOTE-LOCKED-SIDE-REQUIRED", "QUOTE-LOCKED-AMOUNT-REQUIRED")
@@ -93,7 +93,7 @@ def test_a_quote_request_lacking_a_required_field_is_refused(money, wallet, remo
     ],
 )
 def test_a_quote_request_with_an_invalid_locked_side_or_amount_is_refused(
-    money, wallet, field, value
+    quotes, wallet, field, value
 ):
     body = {**wallet.corridor().body(), field: value}
-    assert_invalid_input(money.create_quote(body), [(field,)], CLAUSE)
+    assert_invalid_input(quotes.create_quote(body), [(field,)], CLAUSE)

@@ -18,7 +18,7 @@ LOGIN_CLAUSE = "§4 Cards, stablecoins, agents, auth, sandbox — POST /sca/logi
 
 @pytest.fixture(scope="module")
 def wallet(sca):
-    with sca.money.stable_config():
+    with sca.customers.stable_config():
         return sca.wallet(("EUR",))
 
 

@@ -32,18 +32,18 @@ SMALL = 10_000  # 100.00 USD
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    with money.stable_config():
-        return money.wallet(("USD",))
+def wallet(money_customers, funding):
+    with money_customers.stable_config():
+        return funding.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-PENDING-USABLE")
 def test_an_account_pending_ownership_verification_receives_a_small_payout(
-    money, ownership, wallet, advisory
+    quotes, transaction_history, ownership, wallet, advisory
 ):
     account = ownership.pending_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
-    response = money.create_quote(
+    response = quotes.create_quote(
         {
             "source": {"sourceType": "ACCOUNT", "accountId": source},
             "destination": {"destinationType": "ACCOUNT", "accountId": account["id"]},
@@ -60,8 +60,8 @@ def test_an_account_pending_ownership_verification_receives_a_small_payout(
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
     )
-    executed = money.execute_ok(response.json["id"])
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    executed = quotes.execute_ok(response.json["id"])
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("status") == "COMPLETED",
         CLAUSE,

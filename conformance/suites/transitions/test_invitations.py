@@ -19,10 +19,12 @@ pytestmark = [
 
 
 @pytest.mark.requirement("INVITATION-CLAIMED")
-def test_a_claimed_invitation_is_claimed_with_the_invitees_uma_address(invitations, money):
-    with money.stable_config():
-        inviter = money.approved_customer(["USD"])
-        invitee = money.approved_customer(["USD"])
+def test_a_claimed_invitation_is_claimed_with_the_invitees_uma_address(
+    invitations, money_customers
+):
+    with money_customers.stable_config():
+        inviter = money_customers.approved_customer(["USD"])
+        invitee = money_customers.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     check(
         invitation.get("status") == "PENDING",

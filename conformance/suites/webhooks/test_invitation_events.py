@@ -24,10 +24,12 @@ CLAUSE = "§6 Events — invitation claimed"
 
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
-def test_claiming_an_invitation_notifies_the_platform(invitations, money, resource_events):
-    with money.stable_config():
-        inviter = money.approved_customer(["USD"])
-        invitee = money.approved_customer(["USD"])
+def test_claiming_an_invitation_notifies_the_platform(
+    invitations, money_customers, resource_events
+):
+    with money_customers.stable_config():
+        inviter = money_customers.approved_customer(["USD"])
+        invitee = money_customers.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     mark = resource_events.mark()
     invitations.claim(invitation, invitee["id"])
