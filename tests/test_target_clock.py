@@ -12,15 +12,14 @@ import httpx
 import pytest
 
 from conformance.contract.failures import ConformanceFailure
-from conformance.ground.profile import TargetProfile
-from conformance.payments.money import EXPIRY_MARGIN_S, Money
+from conformance.payments.quotes import EXPIRY_MARGIN_S, Quotes
 from conformance.payments.target_clock import (
     CLOCK_SKEW_S,
     RATE_TOLERANCE,
     expiry_proven_at,
     timestamp_resolution,
 )
-from tests.answering_client import BASE, client_answering
+from tests.answering_client import client_answering
 from tests.test_schemas import PLATFORM_CONFIG, QUOTE
 
 LIFETIME_S = 0.4
@@ -67,8 +66,8 @@ def stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def money_against(date_header: datetime, lifetime_s: float) -> Money:
-    """Money over a target that creates quotes living ``lifetime_s`` and whose Date header
+def money_against(date_header: datetime, lifetime_s: float) -> Quotes:
+    """Quotes over a target that creates quotes living ``lifetime_s`` and whose Date header
     reads ``date_header`` whatever the time."""
 
     def answer(request: httpx.Request) -> httpx.Response:
@@ -80,7 +79,7 @@ def money_against(date_header: datetime, lifetime_s: float) -> Money:
             return httpx.Response(201, json=quote, headers=headers)
         return httpx.Response(200, json=PLATFORM_CONFIG, headers=headers)
 
-    return Money(client_answering(answer), TargetProfile(base_url=BASE))
+    return Quotes(client_answering(answer))
 
 
 def test_a_wait_ends_by_the_time_since_creation_when_the_date_header_lags() -> None:

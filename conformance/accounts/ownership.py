@@ -27,7 +27,7 @@ from conformance.contract.failures import check
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
 from conformance.webhooks.event_checks import event_data, mentions_anywhere, names_resource
 from conformance.webhooks.resource_events import ResourceEvents
 from conformance.webhooks.sink import Delivery
@@ -65,8 +65,11 @@ class Ownership:
     """Creates accounts pending ownership verification and proves (or fails to prove)
     their ownership."""
 
-    def __init__(self, money: Money, pending_number: PendingNumber, proof: Proof) -> None:
-        self.money = money
+    def __init__(
+        self, external_accounts: ExternalAccounts, pending_number: PendingNumber, proof: Proof
+    ) -> None:
+        self.external_accounts = external_accounts
+        self.client = external_accounts.client
         self._pending_number = pending_number
         self._proof = proof
 
@@ -74,7 +77,7 @@ class Ownership:
         """A new external account in ``PENDING_OWNERSHIP_VERIFICATION``."""
         __tracebackhide__ = True
         number = self._pending_number(currency)
-        account = self.money.external_account(customer_id, currency, number=number)
+        account = self.external_accounts.external_account(customer_id, currency, number=number)
         check(
             account.get("status") == PENDING,
             clauses.EXTERNAL_ACCOUNT,
@@ -89,7 +92,7 @@ class Ownership:
     def challenge(self, account: dict[str, Any]) -> dict[str, Any]:
         """``POST .../challenge``: what the customer's wallet must answer."""
         __tracebackhide__ = True
-        response = self.money.client.post(f"{BASE}/{account['id']}/challenge")
+        response = self.client.post(f"{BASE}/{account['id']}/challenge")
         statement = (
             "POST /customers/external-accounts/{id}/challenge starts ownership verification "
             "of an account PENDING_OWNERSHIP_VERIFICATION"
@@ -110,7 +113,7 @@ class Ownership:
         """Challenge, then ``POST .../verify`` with a valid or a failing proof."""
         challenge = self.challenge(account)
         proof = self._proof(account, challenge, valid)
-        return self.money.client.post(f"{BASE}/{account['id']}/verify", json=proof)
+        return self.client.post(f"{BASE}/{account['id']}/verify", json=proof)
 
     def verified(self, response: ApiResponse, *, valid: bool) -> Any:
         """The status the ``verify`` answer reports (None when it carries none)."""

@@ -16,10 +16,12 @@ from typing import Any
 import pytest
 
 from conformance.contract import clauses
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Funding
 
 __all__ = ["PATH", "SWEEP_RULE_HOOK", "Holder", "RuleBasedAccounts", "account_numbers"]
 
@@ -48,37 +50,47 @@ def account_numbers(account: Mapping[str, Any]) -> set[str]:
 class RuleBasedAccounts:
     """Creates rule-based accounts for one test session."""
 
-    def __init__(self, money: Money, sweep_rule: Callable[[str, str], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        customers: MoneyCustomers,
+        funding: Funding,
+        sweep_rule: Callable[[str, str], dict[str, Any]],
+    ) -> None:
         """``sweep_rule(customer_id, destination_id)`` is the adapter's rule."""
-        self.money = money
+        self.customers = customers
+        self.funding = funding
         self._sweep_rule = sweep_rule
 
     @property
     def client(self) -> TargetClient:
-        return self.money.client
+        """The client of the platform the accounts are created on."""
+        return self.funding.client
 
     def acting_as(self, client: TargetClient) -> RuleBasedAccounts:
         """The same, for another platform's client (e.g. ``second_client``)."""
-        return RuleBasedAccounts(Money(client, self.money.profile), self._sweep_rule)
+        profile = self.funding.profile
+        customers = MoneyCustomers(client, profile)
+        funding = Funding(client, profile, customers, ExternalAccounts(client, profile))
+        return RuleBasedAccounts(customers, funding, self._sweep_rule)
 
     def holder(self, kind: str = "INDIVIDUAL") -> Holder:
         """A new APPROVED customer (an individual unless ``kind`` is ``BUSINESS``) and its
         ACTIVE USD internal account."""
         __tracebackhide__ = True
-        money = self.money
-        fields = money.customer_fields([CURRENCY], terms=True)
+        customers = self.customers
+        fields = customers.customer_fields([CURRENCY], terms=True)
         if kind == "BUSINESS":
-            customer = money.onboarding.business("004", **fields)
-            status = money.decide(customer, "004")
+            customer = customers.onboarding.business("004", **fields)
+            status = customers.decide(customer, "004")
         else:
-            customer = money.onboarding.individual("", **fields)
-            status = money.decide(customer, "")
+            customer = customers.onboarding.individual("", **fields)
+            status = customers.decide(customer, "")
         if status != "APPROVED":
             pytest.skip(
                 f"the target did not approve a {kind.lower()} without a scenario suffix "
                 f"({status}); rule-based accounts need an approved holder of a USD account"
             )
-        return customer, money.active_account(customer["id"], CURRENCY)
+        return customer, self.funding.active_account(customer["id"], CURRENCY)
 
     def body(
         self, customer_id: str, destination_id: str, *, label: str | None = None, **extra: Any
@@ -91,7 +103,7 @@ class RuleBasedAccounts:
             "sweepRule": self._sweep_rule(customer_id, destination_id),
         }
         if label is not None:
-            body[self.money.name("internal_account_label")] = label
+            body[self.funding.profile.field_name("internal_account_label")] = label
         body.update(extra)
         return body
 

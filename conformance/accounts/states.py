@@ -22,8 +22,10 @@ from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.ground.hookspecs import HookCaller, HookSpec
-from conformance.payments.money import Balances, Money
+from conformance.payments.funding import Balances, Funding
 from conformance.payments.quote_bodies import quote_body
+from conformance.payments.quotes import Quotes
+from conformance.payments.transaction_history import TransactionHistory
 
 __all__ = [
     "CLAUSE",
@@ -50,10 +52,12 @@ def change_state(adapter: HookCaller, hook: HookSpec, account_id: str) -> None:
     adapter.call(hook, account_id=account_id)
 
 
-def expect_status(money: Money, customer_id: str, account_id: str, status: str, why: str) -> None:
+def expect_status(
+    funding: Funding, customer_id: str, account_id: str, status: str, why: str
+) -> None:
     """The account reads back ``status`` in the customer's list."""
     __tracebackhide__ = True
-    observed = money.account(customer_id, account_id).get("status")
+    observed = funding.account(customer_id, account_id).get("status")
     check(observed == status, CLAUSE, why, expected=status, observed=observed)
 
 
@@ -83,17 +87,18 @@ class Attempt:
 
 
 def attempt_payment(
-    money: Money, source_id: str, destination_id: str, amount: int = 1_000
+    quotes: Quotes, source_id: str, destination_id: str, amount: int = 1_000
 ) -> Attempt:
     """Quote a transfer and, when the quote is created, execute it."""
-    quoted = money.create_quote(quote_body(source_id, destination_id, amount=amount))
+    quoted = quotes.create_quote(quote_body(source_id, destination_id, amount=amount))
     if not 200 <= quoted.status < 300 or not isinstance(quoted.json, Mapping):
         return Attempt(quoted, None)
-    return Attempt(quoted, money.execute(str(quoted.json.get("id"))))
+    return Attempt(quoted, quotes.execute(str(quoted.json.get("id"))))
 
 
 def expect_nothing_moved(
-    money: Money,
+    funding: Funding,
+    history: TransactionHistory,
     customer_id: str,
     before: Mapping[str, Balances],
     statement: str,
@@ -103,7 +108,7 @@ def expect_nothing_moved(
     """Every account in ``before`` keeps both balances, and the attempted transfer (if
     any) did not complete; ``statement`` says what the clause forbids."""
     __tracebackhide__ = True
-    after = {a: money.account_balances(customer_id, a) for a in before}
+    after = {a: funding.account_balances(customer_id, a) for a in before}
     exchange = answered.exchange if answered is not None else None
     if attempt is not None:
         exchange = (attempt.executed or attempt.quoted).exchange
@@ -122,7 +127,7 @@ def expect_nothing_moved(
     )
     if attempt is None or not attempt.accepted or attempt.transaction_id is None:
         return
-    transaction = money.transaction(customer_id, attempt.transaction_id)
+    transaction = history.transaction(customer_id, attempt.transaction_id)
     status = None if transaction is None else transaction.get("status")
     check(
         status != "COMPLETED",

@@ -18,10 +18,11 @@ from typing import Any
 from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.assertions import adapter_record, required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground import hookspecs
-from conformance.payments.money import Money
+from conformance.payments.funding import Funding
 
 __all__ = [
     "AUTHORIZE_HOOK",
@@ -74,17 +75,25 @@ def _named(answer: Any, hook: hookspecs.HookSpec, what: str) -> dict[str, Any]:
 class Cards:
     """Cards and card transactions for one session, through the adapter's hooks."""
 
-    def __init__(self, client: TargetClient, money: Money, call: Call, timeout: float) -> None:
+    def __init__(
+        self,
+        client: TargetClient,
+        customers: MoneyCustomers,
+        funding: Funding,
+        call: Call,
+        timeout: float,
+    ) -> None:
         self.client = client
-        self.money = money
+        self.customers = customers
+        self.funding = funding
         self._call = call
         self.timeout = timeout
 
     def issue(self, funds: int = 100_000, currency: str = "USD") -> Card:
         """A card on a new approved customer's internal account funded with ``funds``."""
         __tracebackhide__ = True
-        customer = self.money.approved_customer([currency])
-        account = self.money.funded_account(customer, currency, funds)
+        customer = self.customers.approved_customer([currency])
+        account = self.funding.funded_account(customer, currency, funds)
         record = self._call(ISSUE_HOOK, internal_account_id=account["id"])
         card = _named(record, ISSUE_HOOK, "an issued card")
         return Card(card, str(customer["id"]), str(account["id"]), currency)

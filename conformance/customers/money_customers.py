@@ -23,16 +23,18 @@ from conformance.customers.verification_outcomes import BUSINESS, COMPLETE, INDI
 from conformance.exchange.client import TargetClient
 from conformance.ground.profile import TargetProfile
 
-__all__ = ["CustomerSetup"]
+__all__ = ["MoneyCustomers"]
 
 
-class CustomerSetup:
-    """Creates customers for money movement (part of :class:`~conformance.payments.money.Money`)."""
+class MoneyCustomers:
+    """Creates customers who may move money, for one test session."""
 
-    client: TargetClient
-    profile: TargetProfile
-    onboarding: Onboarding
-    _terms: dict[str, Any] | None
+    def __init__(self, client: TargetClient, profile: TargetProfile) -> None:
+        self.client = client
+        self.profile = profile
+        self.onboarding = Onboarding(client, profile)
+        # the consent entry for the current end-user terms, read once (GET /config)
+        self._terms: dict[str, Any] | None = None
 
     def terms_consent(self) -> dict[str, Any]:
         """An agreementConsents entry accepting the current end-user terms."""
@@ -58,6 +60,8 @@ class CustomerSetup:
         return chosen
 
     def customer_fields(self, currencies: Sequence[str], *, terms: bool) -> dict[str, Any]:
+        """Creation fields for a customer in ``currencies``, accepting the end-user terms
+        when ``terms``."""
         fields: dict[str, Any] = {"currencies": list(currencies)}
         if terms:
             fields["agreementConsents"] = [self.terms_consent()]

@@ -30,8 +30,17 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invar
 
 from conformance.contract import clauses
 from conformance.contract.failures import check, fail
-from conformance.payments.money import Balances, Money, amount_of, is_final, refund_outcome
+from conformance.customers.money_customers import MoneyCustomers
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Balances, Funding
 from conformance.payments.quote_bodies import quote_body
+from conformance.payments.quotes import Quotes
+from conformance.payments.transaction_history import (
+    TransactionHistory,
+    amount_of,
+    is_final,
+    refund_outcome,
+)
 
 __all__ = ["DESTINATIONS", "Accounts", "Ledger", "Payment", "conservation_machine", "outflow"]
 
@@ -92,24 +101,26 @@ class Ledger:
         return available, tuple(dict.fromkeys((base_total - held, base_total)))
 
 
-def settle(money: Money, customer_id: str, payments: Sequence[Payment]) -> dict[str, Any]:
+def settle(
+    history: TransactionHistory, customer_id: str, payments: Sequence[Payment]
+) -> dict[str, Any]:
     """The customer's transactions by id once every payment that can settle has settled.
 
     Timeout payments (identifier ending in 005) are not waited for: the sandbox leaves them
     unsettled (§4 Sandbox behaviours).
     """
     __tracebackhide__ = True
-    status_name = money.name("refund_status")
+    status_name = history.profile.field_name("refund_status")
     waiting = [p for p in payments if p.destination != "timeout"]
     if waiting:
-        money.wait_for_transactions(
+        history.wait_for_transactions(
             customer_id,
             [p.transaction_id for p in waiting],
             lambda t: is_final(t, status_name),
             why="in the sandbox every transfer settles at once, in success or failure, and a "
             "failed one is refunded automatically (§4 Sandbox behaviours, §3)",
         )
-    return {t["id"]: t for t in money.transactions(customer_id) if "id" in t}
+    return {t["id"]: t for t in history.transactions(customer_id) if "id" in t}
 
 
 def check_history(payments: Sequence[Payment], history: Mapping[str, Mapping[str, Any]]) -> None:
@@ -137,17 +148,20 @@ def check_history(payments: Sequence[Payment], history: Mapping[str, Mapping[str
 
 
 def check_balances(
-    money: Money, ledger: Ledger, observed: Balances, history: Mapping[str, Mapping[str, Any]]
+    refund_status: str,
+    ledger: Ledger,
+    observed: Balances,
+    history: Mapping[str, Mapping[str, Any]],
 ) -> None:
     """Both balances equal the baseline plus funding less what left, per the history."""
     __tracebackhide__ = True
-    available, totals = ledger.expected(history, money.name("refund_status"))
+    available, totals = ledger.expected(history, refund_status)
     statuses = {
         p.transaction_id[-8:]: (
             p.destination,
             p.amount,
             history[p.transaction_id].get("status"),
-            refund_outcome(history[p.transaction_id], money.name("refund_status")),
+            refund_outcome(history[p.transaction_id], refund_status),
         )
         for p in ledger.payments
     }
@@ -184,20 +198,28 @@ class Accounts:
     destinations: dict[str, str]
 
     @classmethod
-    def open(cls, money: Money) -> Accounts:
+    def open(
+        cls, customers: MoneyCustomers, funding: Funding, external: ExternalAccounts
+    ) -> Accounts:
         """A new approved customer: its USD account and an ordinary, a failing (adapter)
         and a timeout (005) external account."""
-        customer = money.approved_customer(["USD"])
-        source = money.active_account(customer["id"], "USD")
+        customer = customers.approved_customer(["USD"])
+        source = funding.active_account(customer["id"], "USD")
         destinations = {
-            "ordinary": money.external_account(customer["id"])["id"],
-            "failing": money.failing_external_account(customer["id"])["id"],
-            "timeout": money.external_account(customer["id"], suffix="005")["id"],
+            "ordinary": external.external_account(customer["id"])["id"],
+            "failing": external.failing_external_account(customer["id"])["id"],
+            "timeout": external.external_account(customer["id"], suffix="005")["id"],
         }
         return cls(customer["id"], source["id"], destinations)
 
 
-def conservation_machine(money: Money) -> type[RuleBasedStateMachine]:
+def conservation_machine(
+    customers: MoneyCustomers,
+    funding: Funding,
+    external: ExternalAccounts,
+    quoting: Quotes,
+    transactions: TransactionHistory,
+) -> type[RuleBasedStateMachine]:
     """A state machine class; each example runs on a new customer's account, so its
     transaction history holds that example's payments only."""
 
@@ -206,13 +228,13 @@ def conservation_machine(money: Money) -> type[RuleBasedStateMachine]:
 
         def __init__(self) -> None:
             super().__init__()
-            self.accounts = Accounts.open(money)
-            baseline = money.account_balances(self.accounts.customer_id, self.accounts.source_id)
+            self.accounts = Accounts.open(customers, funding, external)
+            baseline = funding.account_balances(self.accounts.customer_id, self.accounts.source_id)
             self.ledger = Ledger(baseline)
             self.executed_quotes: list[str] = []
 
         def _execute(self, quote: Mapping[str, Any], destination: str) -> None:
-            response = money.execute(quote["id"])
+            response = quoting.execute(quote["id"])
             if 200 <= response.status < 300:
                 transaction_id = response.json.get("transactionId") or quote.get("transactionId")
                 amount = amount_of(quote.get("totalSendingAmount"))
@@ -232,7 +254,7 @@ def conservation_machine(money: Money) -> type[RuleBasedStateMachine]:
 
         @rule(amount=AMOUNTS)
         def fund(self, amount: int) -> None:
-            money.fund_ok(self.accounts.source_id, amount)
+            funding.fund_ok(self.accounts.source_id, amount)
             self.ledger.funded += amount
 
         @rule(
@@ -242,7 +264,7 @@ def conservation_machine(money: Money) -> type[RuleBasedStateMachine]:
             side=st.sampled_from(("SENDING", "RECEIVING")),
         )
         def quote(self, destination: str, amount: int, side: str) -> tuple[dict[str, Any], str]:
-            return money.quote(self._body(destination, amount, side)), destination
+            return quoting.quote(self._body(destination, amount, side)), destination
 
         @rule(quoted=quotes)
         def execute(self, quoted: tuple[dict[str, Any], str]) -> None:
@@ -250,20 +272,21 @@ def conservation_machine(money: Money) -> type[RuleBasedStateMachine]:
 
         @rule(destination=st.sampled_from(DESTINATIONS), amount=AMOUNTS)
         def pay(self, destination: str, amount: int) -> None:
-            self._execute(money.quote(self._body(destination, amount)), destination)
+            self._execute(quoting.quote(self._body(destination, amount)), destination)
 
         @rule(pick=st.integers(min_value=0, max_value=STEPS_MAX))
         def execute_again(self, pick: int) -> None:
             """A second execute of an executed quote: refused or not, the balances tell."""
             if self.executed_quotes:
-                money.execute(self.executed_quotes[pick % len(self.executed_quotes)])
+                quoting.execute(self.executed_quotes[pick % len(self.executed_quotes)])
 
         @invariant()
         def money_is_conserved(self) -> None:
             customer_id, source_id = self.accounts.customer_id, self.accounts.source_id
-            history = settle(money, customer_id, self.ledger.payments)
+            history = settle(transactions, customer_id, self.ledger.payments)
             check_history(self.ledger.payments, history)
-            observed = money.account_balances(customer_id, source_id)
-            check_balances(money, self.ledger, observed, history)
+            observed = funding.account_balances(customer_id, source_id)
+            refund_status = transactions.profile.field_name("refund_status")
+            check_balances(refund_status, self.ledger, observed, history)
 
     return MoneyConservation

@@ -23,7 +23,8 @@ from conformance.contract.failures import check
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
 from conformance.ground.hookspecs import HookCaller
-from conformance.payments.money import Money
+from conformance.payments.funding import Funding
+from conformance.payments.quotes import Quotes
 
 __all__ = [
     "HELD_ACCOUNT_HOOK",
@@ -93,7 +94,8 @@ def is_refusal(response: ApiResponse, status: int | None, code: str) -> bool:
 
 
 def refused_at_quote_or_execute(
-    money: Money,
+    funding: Funding,
+    quotes: Quotes,
     customer_id: str,
     source_id: str,
     body: Mapping[str, Any],
@@ -106,8 +108,8 @@ def refused_at_quote_or_execute(
     """``body`` must be refused with ``status`` and ``code``, either when quoted or when the
     quote is executed; either way the source keeps its balances."""
     __tracebackhide__ = True
-    before = money.account_balances(customer_id, source_id)
-    response = money.create_quote(body)
+    before = funding.account_balances(customer_id, source_id)
+    response = quotes.create_quote(body)
     expected = f"{status} {code}, at POST /quotes or at POST /quotes/{{quoteId}}/execute"
     if not is_refusal(response, status, code):
         check(
@@ -118,7 +120,7 @@ def refused_at_quote_or_execute(
             observed=(response.status, error_code(response) or response.content[:200]),
             exchange=response.exchange,
         )
-        response = money.execute(response.json["id"])
+        response = quotes.execute(response.json["id"])
         check(
             is_refusal(response, status, code),
             clause,
@@ -128,7 +130,7 @@ def refused_at_quote_or_execute(
             exchange=response.exchange,
             hint="the quote was created, so its execution must be refused",
         )
-    after = money.account_balances(customer_id, source_id)
+    after = funding.account_balances(customer_id, source_id)
     check(
         after == before,
         ERRORS_CLAUSE,

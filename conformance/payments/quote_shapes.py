@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.contract import clauses
-from conformance.exchange.client import ApiResponse
-from conformance.payments.money import Money, Wallet
+from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.ground.profile import TargetProfile
+from conformance.payments.funding import Wallet
 from conformance.payments.quote_bodies import (
     EXTERNAL,
     INTERNAL,
@@ -39,6 +40,7 @@ from conformance.payments.quote_bodies import (
     realtime_source,
     uma_destination,
 )
+from conformance.payments.quotes import Quotes
 from conformance.payments.transfer_flows import Transfers
 
 __all__ = [
@@ -88,11 +90,11 @@ class Payee:
     refusal: str | None = None
 
 
-def wallet_payee(money: Money, transfers: Transfers, customer_id: str) -> Payee:
+def wallet_payee(transfers: Transfers, customer_id: str) -> Payee:
     """The customer's external USDC wallet, registered now; a refusal is no failure here
     (which wallets a platform takes is its own), it only drops the shape."""
     body = transfers.wallet_body(customer_id, WALLET_CURRENCY)
-    response = money.client.post("/customers/external-accounts", json=body)
+    response = transfers.client.post("/customers/external-accounts", json=body)
     if response.status in (200, 201) and isinstance(response.json, Mapping):
         account_id = str(response.json.get("id"))
         return Payee(account_destination(account_id, WALLET_CURRENCY, WALLET))
@@ -103,9 +105,9 @@ def wallet_payee(money: Money, transfers: Transfers, customer_id: str) -> Payee:
     )
 
 
-def _bounds(money: Money, currency: str) -> tuple[int, int] | None:
+def _bounds(client: TargetClient, currency: str) -> tuple[int, int] | None:
     """The ``minAmount``/``maxAmount`` of ``currency``'s supportedCurrencies entry."""
-    entries = money.client.get("/config").json.get("supportedCurrencies") or []
+    entries = client.get("/config").json.get("supportedCurrencies") or []
     for entry in entries:
         if isinstance(entry, Mapping) and entry.get("currencyCode") == currency:
             low, high = entry.get("minAmount"), entry.get("maxAmount")
@@ -115,7 +117,11 @@ def _bounds(money: Money, currency: str) -> tuple[int, int] | None:
 
 
 def routes(
-    money: Money, wallet: Wallet, uma_address: str, payees: Sequence[Endpoint] = ()
+    client: TargetClient,
+    profile: TargetProfile,
+    wallet: Wallet,
+    uma_address: str,
+    payees: Sequence[Endpoint] = (),
 ) -> list[Route]:
     """Every route between the wallet's shapes that the interface shows; ``payees`` are
     further external destinations (a wallet)."""
@@ -129,7 +135,7 @@ def routes(
     externals = [account_destination(a["id"], c) for c, a in wallet.destinations.items()]
     externals += payees
     internals = [account_destination(a["id"], c, INTERNAL) for c, a in wallet.sources.items()]
-    uma = uma_destination(money.name("uma_address"), uma_address)
+    uma = uma_destination(profile.field_name("uma_address"), uma_address)
     found: list[Route] = []
     for source in sources:
         if source.shape == PULL:
@@ -140,11 +146,11 @@ def routes(
         own = source.json().get("accountId")
         found += [Route(source, d) for d in internals if d.json()["accountId"] != own]
         assert source.currency is not None
-        found.append(Route(source, uma, _bounds(money, source.currency)))
+        found.append(Route(source, uma, _bounds(client, source.currency)))
     return found
 
 
-def probe(money: Money, candidates: Sequence[Route]) -> Shapes:
+def probe(quotes: Quotes, candidates: Sequence[Route]) -> Shapes:
     """One plain ``SENDING`` request per pair of shapes; a ``400`` drops an optional pair."""
     shapes = Shapes()
     pairs: dict[tuple[str, str], list[Route]] = {}
@@ -154,7 +160,7 @@ def probe(money: Money, candidates: Sequence[Route]) -> Shapes:
         first = members[0]
         low, high = first.clamp(PROBE_AMOUNT, PROBE_AMOUNT)
         body = first.body("SENDING", min(max(PROBE_AMOUNT, low), high))
-        response = money.create_quote(body)
+        response = quotes.create_quote(body)
         if response.status == 400 and pair != REQUIRED:
             shapes.unsupported.append(
                 f"{clauses.QUOTE}: {UNSUPPORTED_ADVISORY}: a quote from {pair[0]} to {pair[1]} "

@@ -18,19 +18,17 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.failures import check, fail
+from conformance.contract.failures import fail
+from conformance.exchange.assertions import required_json
 from conformance.exchange.client import TargetClient
 from conformance.ground.profile import TargetProfile
 from conformance.ground.progress import QUIET_S, WaitProgress
+from conformance.payments.external_accounts import ORDINARY_SUFFIX
 
-__all__ = ["ORDINARY_SUFFIX", "TransactionHistory", "amount_of", "is_final", "refund_outcome"]
+__all__ = ["TransactionHistory", "amount_of", "is_final", "refund_outcome"]
 
 QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
 TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
-# The interface shows no suffix that guarantees a successful payout (§4 Sandbox behaviours:
-# "Outcome of the other suffixes: not shown"); the suite uses identifiers ending in 000
-# and skips what needs a success when the target fails those payouts.
-ORDINARY_SUFFIX = "000"
 # §2 Transaction: the statuses the interface states
 TRANSACTION_STATUSES = ("PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED")
 TRANSACTION_CLAUSE = clauses.TRANSACTION
@@ -78,14 +76,11 @@ def is_final(transaction: Mapping[str, Any], status_name: str) -> bool:
 
 
 class TransactionHistory:
-    """Reads and waits for transactions (a part of :class:`conformance.payments.money.Money`)."""
+    """Reads and waits for transactions for one test session."""
 
-    client: TargetClient
-    profile: TargetProfile
-
-    def name(self, key: str) -> str:
-        """The target's name for a field the interface leaves open (profile [field_names])."""
-        return self.profile.field_name(key)
+    def __init__(self, client: TargetClient, profile: TargetProfile) -> None:
+        self.client = client
+        self.profile = profile
 
     def transactions(self, customer_id: str, **filters: str) -> list[dict[str, Any]]:
         """GET /transactions?customerId=<id>&... : the customer's transactions.
@@ -94,16 +89,13 @@ class TransactionHistory:
         target that ignores ``customerId`` is filtered here.
         """
         __tracebackhide__ = True
-        response = self.client.get("/transactions", params={"customerId": customer_id, **filters})
-        check(
-            response.status == 200,
+        listed = required_json(
+            self.client.get("/transactions", params={"customerId": customer_id, **filters}),
             QUOTES_CLAUSE + " — GET /transactions",
             "GET /transactions returns the platform's transactions",
-            expected=200,
-            observed=(response.status, response.content[:300]),
-            exchange=response.exchange,
+            status=200,
         )
-        items = contract.list_items(response.json) or []
+        items = contract.list_items(listed) or []
         return [
             i for i in items if isinstance(i, dict) and i.get("customerId") in (customer_id, None)
         ]
@@ -146,7 +138,7 @@ class TransactionHistory:
         __tracebackhide__ = True
         deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
-        status_name = self.name("refund_status")
+        status_name = self.profile.field_name("refund_status")
         progress = WaitProgress(why, self.profile.webhook_timeout, quiet_s=QUIET_S)
         while True:
             listed = {t.get("id"): t for t in self.transactions(customer_id)}
@@ -176,7 +168,7 @@ class TransactionHistory:
 
     def settled(self, customer_id: str, transaction_id: str) -> dict[str, Any]:
         """Wait until the transaction is settled (COMPLETED, or FAILED with a final refund)."""
-        status_name = self.name("refund_status")
+        status_name = self.profile.field_name("refund_status")
         return self.wait_for_transaction(
             customer_id,
             transaction_id,

@@ -3,9 +3,10 @@ Transaction, §3, §4 Quotes and transactions and sandbox, §9.2): just-in-time 
 ``POST /sandbox/send``, deposits carrying a reference (adapter), pull sources, UMA
 destinations, wallet payouts and the deprecated ``/transfer-in`` / ``/transfer-out``.
 
-Built on :class:`conformance.payments.money.Money`; tests say what they check, this module makes the
-calls. Names the interface leaves open come from the profile's ``[field_names]``:
-``uma_address`` (the UMA destination's address field) and ``wallet_account_type``.
+Built on the money parts (customers, funding, quotes, transaction history); tests say what
+they check, this module makes the calls. Names the interface leaves open come from the
+profile's ``[field_names]``: ``uma_address`` (the UMA destination's address field) and
+``wallet_account_type``.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from typing import Any
 
 from conformance.contract import clauses
 from conformance.contract.markers import skip_for_missing_hook
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
-from conformance.payments.money import ACCOUNTS_CLAUSE, QUOTES_CLAUSE, Money, amount_of
-from conformance.payments.transaction_history import ORDINARY_SUFFIX
+from conformance.payments.external_accounts import ACCOUNTS_CLAUSE, ORDINARY_SUFFIX
+from conformance.payments.funding import Funding
+from conformance.payments.quotes import QUOTES_CLAUSE, Quotes
+from conformance.payments.transaction_history import TransactionHistory, amount_of
 
 __all__ = [
     "JIT_CLAUSE",
@@ -92,15 +96,22 @@ class Transfers:
 
     def __init__(
         self,
-        money: Money,
+        customers: MoneyCustomers,
+        funding: Funding,
+        quotes: Quotes,
+        history: TransactionHistory,
         pay_instructions: PayInstructions | None = None,
         transfer_body: TransferBody | None = None,
     ) -> None:
         """``pay_instructions(quote_id, reference, currency, amount)`` and
         ``transfer_body(direction, source_id, destination_id, amount, currency)`` call the
         adapter hooks of the same names; tests that need them skip without."""
-        self.money = money
-        self.client = money.client
+        self.customers = customers
+        self.funding = funding
+        self.quotes = quotes
+        self.history = history
+        self.client = funding.client
+        self.profile = funding.profile
         self._pay_instructions = pay_instructions
         self._transfer_body = transfer_body
 
@@ -127,15 +138,15 @@ class Transfers:
         """A new approved customer and a just-in-time quote in ``currency`` into its own
         USD internal account."""
         __tracebackhide__ = True
-        customer = self.money.approved_customer(("USD",))
-        destination = self.money.active_account(customer["id"], "USD")
+        customer = self.customers.approved_customer(("USD",))
+        destination = self.funding.active_account(customer["id"], "USD")
         body = self.jit_body(customer["id"], currency, destination["id"], amount)
-        quote = self.money.quote(body)
+        quote = self.quotes.quote(body)
         return JustInTime(str(customer["id"]), str(destination["id"]), quote)
 
     def another_quote(self, jit: JustInTime, currency: str = "USD") -> dict[str, Any]:
         """Another just-in-time quote for the same customer and destination."""
-        return self.money.quote(self.jit_body(jit.customer_id, currency, jit.destination_id))
+        return self.quotes.quote(self.jit_body(jit.customer_id, currency, jit.destination_id))
 
     def send(self, quote_id: str, currency: str, amount: int | None = None) -> ApiResponse:
         """POST /sandbox/send {quoteId, currencyCode, currencyAmount?}."""
@@ -191,7 +202,7 @@ class Transfers:
             "source": {"sourceType": "ACCOUNT", "accountId": source_id},
             "destination": {
                 "destinationType": "UMA_ADDRESS",
-                self.money.name("uma_address"): address,
+                self.profile.field_name("uma_address"): address,
             },
             "lockedCurrencySide": "SENDING",
             "lockedCurrencyAmount": amount,
@@ -200,10 +211,10 @@ class Transfers:
     def incoming_transaction(self, customer_id: str, amount: int) -> dict[str, Any] | None:
         """Poll the customer's transactions (bounded by the profile's ``webhook_timeout``)
         for one that is not OUTGOING/DEBIT and receives ``amount``; None if none appears."""
-        deadline = time.monotonic() + self.money.profile.webhook_timeout
+        deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
         while True:
-            for transaction in self.money.transactions(customer_id):
+            for transaction in self.history.transactions(customer_id):
                 outgoing = (transaction.get("type"), transaction.get("direction")) == (
                     "OUTGOING",
                     "DEBIT",
@@ -225,7 +236,7 @@ class Transfers:
             "customerId": customer_id,
             "currency": currency,
             "accountInfo": {
-                "accountType": self.money.name("wallet_account_type"),
+                "accountType": self.profile.field_name("wallet_account_type"),
                 "address": "0x" + _digits("000", 40),
                 "network": WALLET_NETWORK,
             },

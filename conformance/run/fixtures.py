@@ -16,13 +16,17 @@ from conformance.cards.flows import Cards
 from conformance.contract.markers import ADVISORY_PROPERTY
 from conformance.contract.schemas import SchemaRegistry, default_registry
 from conformance.customers.events import CustomerEvents
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.customers.onboarding import Onboarding
 from conformance.exchange.client import TargetClient
 from conformance.ground import hookspecs
 from conformance.ground.profile import Credentials, TargetProfile
 from conformance.invitations.flows import Invitations
 from conformance.payments.events import PaymentEvents
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Funding
+from conformance.payments.quotes import Quotes
+from conformance.payments.transaction_history import TransactionHistory
 from conformance.payments.transfer_flows import PAY_HOOK, TRANSFER_BODY_HOOK, Transfers
 from conformance.run.state import session_state
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, Sca
@@ -40,14 +44,17 @@ __all__ = [
     "client",
     "customer_events",
     "embedded_wallet",
+    "external_accounts",
+    "funding",
     "invitations",
-    "money",
+    "money_customers",
     "onboarding",
     "ownership",
     "payment_events",
     "production_credentials",
     "profile",
     "quote_left_to_expire",
+    "quotes",
     "resource_events",
     "restore_config",
     "rule_based",
@@ -56,6 +63,7 @@ __all__ = [
     "scratch_platform",
     "second_client",
     "slow_payout_under_way",
+    "transaction_history",
     "transfers",
 ]
 
@@ -208,25 +216,62 @@ def customer_events(
     return CustomerEvents(webhook_sink, schema_registry, advisory, profile.webhook_timeout)
 
 
-@pytest.fixture(scope="session")
-def money(client: TargetClient, profile: TargetProfile, adapter: Adapter) -> Money:
-    """Creates approved customers and their accounts, funds, quotes, executes, reads balances.
+# -- moving money: one part per job (customers, external accounts, funding, quotes, history)
 
-    Payouts that must fail go to an account number from the adapter hook
-    ``pytest_conformance_failing_account_number``; tests that need one skip without it.
-    """
+
+@pytest.fixture(scope="session")
+def money_customers(client: TargetClient, profile: TargetProfile) -> MoneyCustomers:
+    """Creates APPROVED and PENDING customers who may move money."""
+    return MoneyCustomers(client, profile)
+
+
+@pytest.fixture(scope="session")
+def external_accounts(
+    client: TargetClient, profile: TargetProfile, adapter: Adapter
+) -> ExternalAccounts:
+    """Registers external accounts; those whose payouts must fail take a number from the
+    adapter hook ``pytest_conformance_failing_account_number`` (tests skip without it)."""
 
     def failing_number(currency: str) -> str:
         return str(adapter.call(FAILING_ACCOUNT_HOOK, currency=currency))
 
-    return Money(client, profile, failing_number)
+    return ExternalAccounts(client, profile, failing_number)
 
 
 @pytest.fixture(scope="session")
-def cards(client: TargetClient, money: Money, adapter: Adapter, profile: TargetProfile) -> Cards:
+def funding(
+    client: TargetClient,
+    profile: TargetProfile,
+    money_customers: MoneyCustomers,
+    external_accounts: ExternalAccounts,
+) -> Funding:
+    """Reads and funds internal accounts; wallets (approved, funded, with a payee)."""
+    return Funding(client, profile, money_customers, external_accounts)
+
+
+@pytest.fixture(scope="session")
+def quotes(client: TargetClient) -> Quotes:
+    """Creates and executes quotes, and awaits their expiry on the target's clock."""
+    return Quotes(client)
+
+
+@pytest.fixture(scope="session")
+def transaction_history(client: TargetClient, profile: TargetProfile) -> TransactionHistory:
+    """Reads transactions and waits for them to settle."""
+    return TransactionHistory(client, profile)
+
+
+@pytest.fixture(scope="session")
+def cards(
+    client: TargetClient,
+    money_customers: MoneyCustomers,
+    funding: Funding,
+    adapter: Adapter,
+    profile: TargetProfile,
+) -> Cards:
     """Cards and their transactions through the adapter's card hooks (issuing and the
     network simulators are not shown); tests skip when a hook is missing."""
-    return Cards(client, money, adapter.call, profile.webhook_timeout)
+    return Cards(client, money_customers, funding, adapter.call, profile.webhook_timeout)
 
 
 @pytest.fixture(scope="session")
@@ -243,7 +288,14 @@ def invitations(adapter: Adapter) -> Invitations:
 
 
 @pytest.fixture(scope="session")
-def sca(money: Money, adapter: Adapter) -> Sca:
+def sca(
+    money_customers: MoneyCustomers,
+    funding: Funding,
+    external_accounts: ExternalAccounts,
+    quotes: Quotes,
+    transaction_history: TransactionHistory,
+    adapter: Adapter,
+) -> Sca:
     """SCA customers, challenged executes, SCA logins and quote authorization; the login
     body and the proofs come from the adapter hooks ``pytest_conformance_sca_login_body``
     and ``pytest_conformance_sca_proof`` (not shown)."""
@@ -256,11 +308,14 @@ def sca(money: Money, adapter: Adapter) -> Sca:
                             valid=valid)  # fmt: skip
         return dict(body)
 
-    return Sca(money, login_body, proof)
+    parts = (money_customers, funding, external_accounts, quotes, transaction_history)
+    return Sca(*parts, login_body=login_body, proof=proof)
 
 
 @pytest.fixture(scope="session")
-def rule_based(money: Money, adapter: Adapter) -> RuleBasedAccounts:
+def rule_based(
+    money_customers: MoneyCustomers, funding: Funding, adapter: Adapter
+) -> RuleBasedAccounts:
     """Creates rule-based accounts; the ``sweepRule`` comes from the adapter hook
     ``pytest_conformance_sweep_rule`` (its inner structure is not shown)."""
 
@@ -270,11 +325,11 @@ def rule_based(money: Money, adapter: Adapter) -> RuleBasedAccounts:
         )
         return dict(rule)
 
-    return RuleBasedAccounts(money, sweep_rule)
+    return RuleBasedAccounts(money_customers, funding, sweep_rule)
 
 
 @pytest.fixture(scope="session")
-def ownership(money: Money, adapter: Adapter) -> Ownership:
+def ownership(external_accounts: ExternalAccounts, adapter: Adapter) -> Ownership:
     """Walks external-account ownership verification; the pending account's number and the
     proofs come from the adapter hooks ``pytest_conformance_ownership_pending_account_number``
     and ``pytest_conformance_ownership_proof`` (bodies not shown)."""
@@ -288,7 +343,7 @@ def ownership(money: Money, adapter: Adapter) -> Ownership:
         )
         return dict(found)
 
-    return Ownership(money, pending_number, proof)
+    return Ownership(external_accounts, pending_number, proof)
 
 
 @pytest.fixture
@@ -304,7 +359,13 @@ def resource_events(
 
 
 @pytest.fixture(scope="session")
-def transfers(money: Money, adapter: Adapter) -> Transfers:
+def transfers(
+    money_customers: MoneyCustomers,
+    funding: Funding,
+    quotes: Quotes,
+    transaction_history: TransactionHistory,
+    adapter: Adapter,
+) -> Transfers:
     """Just-in-time quotes and POST /sandbox/send, pull sources, UMA and wallet payouts and
     the deprecated transfer endpoints; a deposit carrying a reference and the transfer
     bodies come from the adapter hooks ``pytest_conformance_pay_instructions`` and
@@ -320,7 +381,7 @@ def transfers(money: Money, adapter: Adapter) -> Transfers:
             TRANSFER_BODY_HOOK, direction=direction, amount=amount, currency=currency, **ids
         )
 
-    return Transfers(money, pay, body)
+    return Transfers(money_customers, funding, quotes, transaction_history, pay, body)
 
 
 @pytest.fixture
@@ -335,44 +396,55 @@ def payment_events(
 
 
 @pytest.fixture(scope="session")
-def embedded_wallet(pytestconfig: pytest.Config, money: Money, profile: TargetProfile) -> Any:
+def embedded_wallet(
+    pytestconfig: pytest.Config,
+    money_customers: MoneyCustomers,
+    funding: Funding,
+    external_accounts: ExternalAccounts,
+    quotes: Quotes,
+) -> Any:
     """The suite's wallet client (§5 embedded wallet): customers with credentials of each
     type, sessions, and wallet-signed operations; the encodings §5 does not show come from
     the adapter hook ``pytest_conformance_wallet_format`` (default: the reference's)."""
-    overrides = pytestconfig.hook.pytest_conformance_wallet_format(profile=profile)
+    overrides = pytestconfig.hook.pytest_conformance_wallet_format(profile=funding.profile)
     try:
         chosen = wallet_format(overrides)
     except (TypeError, ValueError) as exc:
         pytest.fail(f"conformance adapter: {exc}", pytrace=False)
-    return EmbeddedWallet(money, profile, chosen)
+    return EmbeddedWallet(money_customers, funding, external_accounts, quotes, chosen)
 
 
 # -- set up when the run starts (``@starts_early``, see scheduling.py) ------------------------
 
 
 @pytest.fixture(scope="session")
-def quote_left_to_expire(money: Money) -> tuple[Any, Any, Any, dict[str, Any]]:
+def quote_left_to_expire(funding: Funding, quotes: Quotes) -> tuple[Any, Any, Any, dict[str, Any]]:
     """A USD wallet, its corridor, its source's balances and a quote nobody executes, made
     when the run starts so that the quote's lifetime passes while the other tests run."""
-    wallet = money.wallet(("USD",))
+    wallet = funding.wallet(("USD",))
     corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    return wallet, corridor, before, money.quote(corridor.body(amount=15_000))
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    return wallet, corridor, before, quotes.quote(corridor.body(amount=15_000))
 
 
 @pytest.fixture(scope="session")
-def slow_payout_under_way(money: Money) -> dict[str, Any]:
+def slow_payout_under_way(
+    funding: Funding,
+    external_accounts: ExternalAccounts,
+    quotes: Quotes,
+    transaction_history: TransactionHistory,
+) -> dict[str, Any]:
     """A payout to an identifier ending in 003 (a slow payment, §4), executed when the run
     starts so that however slow it is, it settles while the other tests run: its own USD
     wallet, that source's balances before it, the executed quote, the transaction as it
     stood right after execute, and when it was executed (``time.monotonic``)."""
-    wallet = money.wallet(("USD",))
+    wallet = funding.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
-    before = money.account_balances(wallet.customer_id, source)
-    destination = money.external_account(wallet.customer_id, suffix="003")
+    before = funding.account_balances(wallet.customer_id, source)
+    destination = external_accounts.external_account(wallet.customer_id, suffix="003")
     started = time.monotonic()
-    executed = money.pay(source, destination["id"], SLOW_PAYOUT_AMOUNT)
-    early = money.transaction(wallet.customer_id, executed["transactionId"]) or {}
+    executed = quotes.pay(source, destination["id"], SLOW_PAYOUT_AMOUNT)
+    early = transaction_history.transaction(wallet.customer_id, executed["transactionId"]) or {}
     return {"wallet": wallet, "before": before, "executed": executed, "early": early,
             "started": started}  # fmt: skip
 

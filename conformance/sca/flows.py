@@ -18,10 +18,14 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
-from conformance.payments.money import Money, Wallet
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Funding, Wallet
+from conformance.payments.quotes import Quotes
+from conformance.payments.transaction_history import TransactionHistory
 
 __all__ = [
     "AUTHORIZE_CLAUSE",
@@ -69,9 +73,23 @@ def error_code(response: ApiResponse) -> Any:
 class Sca:
     """SCA customers and the calls of the SCA flow, for one test session."""
 
-    def __init__(self, money: Money, login_body: LoginBody, proof: Proof) -> None:
-        self.money = money
-        self.client = money.client
+    def __init__(
+        self,
+        customers: MoneyCustomers,
+        funding: Funding,
+        external_accounts: ExternalAccounts,
+        quotes: Quotes,
+        history: TransactionHistory,
+        *,
+        login_body: LoginBody,
+        proof: Proof,
+    ) -> None:
+        self.customers = customers
+        self.funding = funding
+        self.external_accounts = external_accounts
+        self.quotes = quotes
+        self.history = history
+        self.client = funding.client
         self._login_body = login_body
         self._proof = proof
 
@@ -80,18 +98,18 @@ class Sca:
     def customer(self, currencies: Sequence[str] = ("EUR",)) -> dict[str, Any]:
         """A new APPROVED customer living in the EEA, end-user terms accepted."""
         __tracebackhide__ = True
-        return self.money.approved_customer(
+        return self.customers.approved_customer(
             currencies, extra=EEA_FIELDS, business_info=EEA_BUSINESS_INFO
         )
 
     def wallet(self, currencies: Sequence[str] = ("EUR",), *, funds: int = 10_000_000) -> Wallet:
         """An SCA customer whose EUR account (``currencies[0]``) is funded, with an external
         account per currency."""
-        money = self.money
-        money.currencies(currencies)  # skips unless the platform supports them
+        self.customers.currencies(currencies)  # skips unless the platform supports them
         customer = self.customer(currencies)
-        sources = {currencies[0]: money.funded_account(customer, currencies[0], funds)}
-        destinations = {c: money.external_account(customer["id"], c) for c in currencies}
+        sources = {currencies[0]: self.funding.funded_account(customer, currencies[0], funds)}
+        external = self.external_accounts
+        destinations = {c: external.external_account(customer["id"], c) for c in currencies}
         return Wallet(customer, sources, destinations)
 
     # -- execute -----------------------------------------------------------------------------
@@ -100,8 +118,8 @@ class Sca:
         """A new quote of the wallet's, executed: the answer, which must await authorization
         with an ``scaChallenge`` (§3 Quote and transaction)."""
         __tracebackhide__ = True
-        quote = self.money.quote(wallet.corridor("EUR", destination).body(amount=amount))
-        response = self.money.execute(quote["id"])
+        quote = self.quotes.quote(wallet.corridor("EUR", destination).body(amount=amount))
+        response = self.quotes.execute(quote["id"])
         statement = (
             "execute on a quote of a customer who requires SCA (an EU customer sending EUR) "
             "answers the quote PENDING_AUTHORIZATION with an scaChallenge"
@@ -124,7 +142,7 @@ class Sca:
         is not released while the quote awaits authorization)."""
         __tracebackhide__ = True
         source = wallet.sources["EUR"]["id"]
-        after = self.money.account_balances(wallet.customer_id, source)
+        after = self.funding.account_balances(wallet.customer_id, source)
         check(
             after.total == before.total,
             TRANSITION_CLAUSE,
@@ -133,7 +151,7 @@ class Sca:
             expected=before.total,
             observed=after.total,
         )
-        transaction = self.money.transaction(wallet.customer_id, str(quote.get("transactionId")))
+        transaction = self.history.transaction(wallet.customer_id, str(quote.get("transactionId")))
         status = None if transaction is None else transaction.get("status")
         check(
             status not in ("PROCESSING", "COMPLETED"),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -22,11 +21,14 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from conformance.contract import clauses
 from conformance.contract.error_bodies import reason_of
 from conformance.contract.failures import check, fail
+from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground.profile import TargetProfile
 from conformance.ground.public_keys import public_key_from_hex
 from conformance.ground.secrets import register_secret
-from conformance.payments.money import Money
+from conformance.payments.external_accounts import ExternalAccounts
+from conformance.payments.funding import Funding
+from conformance.payments.quotes import Quotes
 from conformance.wallet.authenticator import SoftAuthenticator, Tamper, b64url
 from conformance.wallet.bundles import (
     BundleProblem,
@@ -38,17 +40,10 @@ from conformance.wallet.bundles import (
 from conformance.wallet.format import WalletFormat
 from conformance.wallet.keys import WalletKey
 from conformance.wallet.operations import WalletOperations
+from conformance.wallet.records import Credential, Session, Signed
 from conformance.wallet.tokens import Identity, TokenMinter, nonce_for
 
-__all__ = [
-    "ENDPOINT",
-    "SIGNATURE_HEADER",
-    "Credential",
-    "EmbeddedWallet",
-    "Session",
-    "Signed",
-    "item",
-]
+__all__ = ["ENDPOINT", "SIGNATURE_HEADER", "EmbeddedWallet", "item"]
 
 SIGNATURE_HEADER = "Service-Wallet-Signature"
 REQUEST_ID_HEADER = "Request-Id"
@@ -67,42 +62,6 @@ def item(number: int) -> str:
     return f"{clauses.AUTHENTICATION} — embedded wallet, item {number}"
 
 
-@dataclass
-class Credential:
-    """A credential the suite registered, with what it needs to authenticate again."""
-
-    id: str
-    type: str
-    customer_id: str
-    body: dict[str, Any]
-    authenticator: SoftAuthenticator | None = None
-    identity: Identity | None = None
-
-
-@dataclass
-class Session:
-    """A session of a credential: its signing key (held by the suite) and id, if shown."""
-
-    key: WalletKey
-    credential: Credential
-    id: str | None
-    answer: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def customer_id(self) -> str:
-        return self.credential.customer_id
-
-
-@dataclass(frozen=True, slots=True)
-class Signed:
-    """A wallet-signed operation: the 202 challenge and the answer to the retry."""
-
-    challenge: ApiResponse
-    payload: str
-    request_id: str
-    answer: ApiResponse
-
-
 def _json(response: ApiResponse) -> dict[str, Any]:
     body = response.json if response.is_json else None
     return body if isinstance(body, dict) else {}
@@ -116,10 +75,20 @@ def _seen(response: ApiResponse) -> tuple[int, Any]:
 class EmbeddedWallet(WalletOperations):
     """The wallet client for one test session (the ``embedded_wallet`` fixture)."""
 
-    def __init__(self, money: Money, profile: TargetProfile, fmt: WalletFormat) -> None:
-        self.money = money
-        self.client: TargetClient = money.client
-        self.profile = profile
+    def __init__(
+        self,
+        customers: MoneyCustomers,
+        funding: Funding,
+        external_accounts: ExternalAccounts,
+        quotes: Quotes,
+        fmt: WalletFormat,
+    ) -> None:
+        self.customers = customers
+        self.funding = funding
+        self.external_accounts = external_accounts
+        self.quotes = quotes
+        self.client: TargetClient = funding.client
+        self.profile: TargetProfile = funding.profile
         self.format = fmt
         self.minter = TokenMinter()
 
@@ -156,7 +125,7 @@ class EmbeddedWallet(WalletOperations):
 
     def customer(self) -> dict[str, Any]:
         """A new approved customer (USD), with no credential yet."""
-        return self.money.approved_customer(("USD",))
+        return self.customers.approved_customer(("USD",))
 
     def register(
         self, customer_id: str, kind: str, material: dict[str, Any], **headers: str

@@ -5,7 +5,7 @@ wallet client performs them, and how the suite sees that a refused one changed n
 ``DELETE /auth/sessions/{id}``, ``POST /internal-accounts/{id}/export``, ``PATCH
 /internal-accounts/{id}`` and ``POST /quotes/{quoteId}/execute`` from an ``EMBEDDED_WALLET``
 account. Each takes the signing key, or a forged signature / request id for the hostile
-twin, and returns the :class:`~conformance.wallet.flows.Signed` exchange.
+twin, and returns the :class:`~conformance.wallet.records.Signed` exchange.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from conformance.ground.secrets import register_secret
 from conformance.payments.quote_bodies import quote_body
 from conformance.wallet.bundles import BundleProblem, open_sealed_bundle, read_signed_bundle
 from conformance.wallet.keys import WalletKey
+from conformance.wallet.records import Credential, Session, Signed
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    from conformance.payments.money import Money
-    from conformance.wallet.flows import Credential, Session, Signed
+    from conformance.payments.external_accounts import ExternalAccounts
+    from conformance.payments.funding import Funding
+    from conformance.payments.quotes import Quotes
     from conformance.wallet.format import WalletFormat
 
 __all__ = ["WALLET_TYPE", "WalletOperations"]
@@ -46,7 +48,9 @@ def _body(response: ApiResponse) -> dict[str, Any]:
 class _Client(Protocol):
     """What the operations need of the wallet client they are mixed into."""
 
-    money: Money
+    funding: Funding
+    external_accounts: ExternalAccounts
+    quotes: Quotes
     format: WalletFormat
 
     def enclave_key(self) -> ec.EllipticCurvePublicKey | None: ...
@@ -73,7 +77,7 @@ class WalletOperations:
         is opened is not shown; the reference opens it with the first credential)."""
         found = [
             a
-            for a in self.money.internal_accounts(customer_id)
+            for a in self.funding.internal_accounts(customer_id)
             if a.get("type") == WALLET_TYPE and isinstance(a.get("id"), str) and a["id"]
         ]
         if not found:
@@ -87,7 +91,7 @@ class WalletOperations:
         return account.get(self.format.privacy_field)
 
     def current_privacy(self: _Client, customer_id: str, account_id: str) -> Any:
-        return self.privacy_flag(self.money.account(customer_id, account_id))
+        return self.privacy_flag(self.funding.account(customer_id, account_id))
 
     # -- the six operations ------------------------------------------------------------------
 
@@ -166,9 +170,9 @@ class WalletOperations:
         external account: (quote, wallet account id)."""
         __tracebackhide__ = True
         account = self.wallet_account(str(customer["id"]))
-        self.money.fund_ok(str(account["id"]), amount * 10)
-        destination = self.money.external_account(str(customer["id"]), "USD")
-        quote = self.money.quote(
+        self.funding.fund_ok(str(account["id"]), amount * 10)
+        destination = self.external_accounts.external_account(str(customer["id"]), "USD")
+        quote = self.quotes.quote(
             quote_body(str(account["id"]), str(destination["id"]), amount=amount)
         )
         return quote, str(account["id"])

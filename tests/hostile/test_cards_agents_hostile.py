@@ -29,7 +29,7 @@ CARD = Card({"id": "Card:1"}, "Customer:1", "InternalAccount:1", "USD")
 
 @pytest.mark.parametrize("answer", GARBAGE)
 def test_malformed_adapter_answers_about_cards_fail_a_clause(answer: Any) -> None:
-    cards = Cards(client_answering(raw(200, b"{}")), None, lambda *a, **k: answer, 0.1)  # type: ignore[arg-type]
+    cards = Cards(client_answering(raw(200, b"{}")), None, None, lambda *a, **k: answer, 0.1)  # type: ignore[arg-type]
     with pytest.raises(ConformanceFailure, match="§2"):
         cards.authorize(CARD, 100)
     with pytest.raises(ConformanceFailure, match="§2"):
@@ -41,7 +41,7 @@ def test_malformed_adapter_answers_about_cards_fail_a_clause(answer: Any) -> Non
     [b"not json", b"[1, 2]", b'{"data": "x"}', b'{"data": [1, null, "x"]}', b"9" * 5000],
 )
 def test_malformed_card_lists_fail_a_clause(body: bytes) -> None:
-    cards = Cards(client_answering(raw(200, body)), None, lambda *a, **k: None, 0.1)  # type: ignore[arg-type]
+    cards = Cards(client_answering(raw(200, body)), None, None, lambda *a, **k: None, 0.1)  # type: ignore[arg-type]
     with pytest.raises(ConformanceFailure):
         cards.row(CARD, "Transaction:1")
 

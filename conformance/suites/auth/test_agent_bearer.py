@@ -22,13 +22,13 @@ pytestmark = [
 ]
 
 
-def _customers(money, count):
-    return [money.approved_customer(["USD"]) for _ in range(count)]
+def _customers(money_customers, count):
+    return [money_customers.approved_customer(["USD"]) for _ in range(count)]
 
 
 @pytest.mark.requirement("AGENT-BEARER-BOUND-CUSTOMER")
-def test_an_agent_token_reaches_its_own_customer_only(agents, money):
-    mine, other = _customers(money, 2)
+def test_an_agent_token_reaches_its_own_customer_only(agents, money_customers):
+    mine, other = _customers(money_customers, 2)
     agent = agents.session(mine["id"])
     own = agent.request("GET", f"/customers/{mine['id']}")
     if not 200 <= own.status < 300:
@@ -66,8 +66,8 @@ def test_an_agent_token_reaches_its_own_customer_only(agents, money):
 
 
 @pytest.mark.requirement("AGENT-BEARER-BOUND-CUSTOMER")
-def test_a_forged_bearer_token_is_refused(client, money):
-    (customer,) = _customers(money, 1)
+def test_a_forged_bearer_token_is_refused(client, money_customers):
+    (customer,) = _customers(money_customers, 1)
     forged = RawAuthorization("Bearer " + secrets.token_urlsafe(32))
     response = client.get(f"/customers/{customer['id']}", auth=forged, validate=False)
     assert_unauthorized(response, "a bearer token that no device code produced is refused")
@@ -75,8 +75,8 @@ def test_a_forged_bearer_token_is_refused(client, money):
 
 @needs_adapter_hook(FORBIDDEN_HOOK)
 @pytest.mark.requirement("AGENT-BEARER-POLICY")
-def test_an_operation_outside_the_agents_policy_is_refused(agents, adapter, money):
-    (customer,) = _customers(money, 1)
+def test_an_operation_outside_the_agents_policy_is_refused(agents, adapter, money_customers):
+    (customer,) = _customers(money_customers, 1)
     agent = agents.session(customer["id"])
     probe = adapter.call(FORBIDDEN_HOOK, customer_id=customer["id"])
     check(

@@ -14,15 +14,15 @@ CLAUSE = clauses.AUTHENTICATION + " — SCA"
 
 
 @pytest.mark.requirement("SCA-NON-SCA-NO-CHALLENGE")
-def test_customers_outside_sca_never_see_a_challenge(money):
+def test_customers_outside_sca_never_see_a_challenge(money_customers, funding, quotes):
     """A customer living in the US, paying in EUR and in USD."""
-    currencies = money.currencies(("EUR", "USD"))
-    wallet = money.wallet(currencies)
+    currencies = money_customers.currencies(("EUR", "USD"))
+    wallet = funding.wallet(currencies)
     seen = {}
     for currency in currencies:
         corridor = wallet.corridor(currency, currency)
-        quote = money.quote(corridor.body(amount=5_000))
-        executed = money.execute_ok(quote["id"])
+        quote = quotes.quote(corridor.body(amount=5_000))
+        executed = quotes.execute_ok(quote["id"])
         seen[currency] = [(q.get("status"), q.get("scaChallenge")) for q in (quote, executed)]
     check(
         all(

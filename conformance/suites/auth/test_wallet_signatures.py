@@ -192,7 +192,7 @@ def test_execute_from_an_embedded_wallet_signed_by_the_session_executes(holder):
 def test_execute_from_an_embedded_wallet_without_a_valid_signature_moves_no_money(holder, forgery):
     wallet = holder.wallet
     quote, account_id = wallet.wallet_quote(holder.customer)
-    before = wallet.money.account_balances(holder.customer["id"], account_id)
+    before = wallet.funding.account_balances(holder.customer["id"], account_id)
     signed = wallet.execute(quote["id"], None, **_forged(holder, forgery))
     wallet.refused(
         signed.answer,
@@ -200,7 +200,7 @@ def test_execute_from_an_embedded_wallet_without_a_valid_signature_moves_no_mone
         f"an outbound transfer from an EMBEDDED_WALLET account needs the session signature; "
         f"execute with {forgery} is refused",
     )
-    after = wallet.money.account_balances(holder.customer["id"], account_id)
+    after = wallet.funding.account_balances(holder.customer["id"], account_id)
     check(
         after == before,
         item(4),

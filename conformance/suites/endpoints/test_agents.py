@@ -25,17 +25,19 @@ MOVED_ON = ("PROCESSING", "COMPLETED", "FAILED")
 
 
 @pytest.mark.requirement("AGENT-DEVICE-CODE-REDEEM")
-def test_redeeming_a_device_code_returns_an_access_token(agents, money):
-    customer = money.approved_customer(["USD"])
+def test_redeeming_a_device_code_returns_an_access_token(agents, money_customers):
+    customer = money_customers.approved_customer(["USD"])
     session = agents.session(customer["id"])  # checks 2xx and a non-empty accessToken
     check(bool(session.token), REDEEM_CLAUSE, "accessToken is returned", observed="<empty>")
 
 
 @pytest.mark.requirement("TRANSACTION-APPROVE-AGENT")
-def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, client, profile):
-    customer = money.approved_customer(["USD"])
-    source = money.funded_account(customer, "USD", 100_000)
-    destination = money.external_account(customer["id"], "USD")
+def test_an_agent_initiated_transaction_proceeds_once_approved(
+    agents, money_customers, external_accounts, funding, quotes, client, profile
+):
+    customer = money_customers.approved_customer(["USD"])
+    source = funding.funded_account(customer, "USD", 100_000)
+    destination = external_accounts.external_account(customer["id"], "USD")
     agent = agents.session(customer["id"])
     body = {
         "source": {"sourceType": "ACCOUNT", "accountId": source["id"]},
@@ -44,7 +46,7 @@ def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, cl
         "lockedCurrencyAmount": 1_000,
     }
     made = agent.request("POST", "/quotes", json=body)
-    quote = made.json if 200 <= made.status < 300 else money.quote(body)
+    quote = made.json if 200 <= made.status < 300 else quotes.quote(body)
     if not isinstance(quote, dict) or not isinstance(quote.get("id"), str):
         fail(clauses.QUOTES_ENDPOINTS + " — POST /quotes", "a quote has an id", observed=quote)
     executed = agent.request("POST", f"/quotes/{quote['id']}/execute")
@@ -60,7 +62,7 @@ def test_an_agent_initiated_transaction_proceeds_once_approved(agents, money, cl
         "transactionId is present once the transaction exists",
         observed=quote,
     )
-    before = money.client.get(f"/transactions/{transaction_id}").json
+    before = client.get(f"/transactions/{transaction_id}").json
     if isinstance(before, dict) and before.get("status") in MOVED_ON:
         pytest.skip("the agent's transaction went ahead without approval: nothing to approve")
     approved = client.post(f"/transactions/{transaction_id}/approve", validate=False)

@@ -98,7 +98,7 @@ def test_return_reversal_simulates_the_reversal_of_a_posted_return(cards, client
     if not refunds or not isinstance(refunds[0].get("id"), str):
         pytest.skip("no refund row is listed for the return (checked by CARD-RETURN-OWN-ROW)")
     refund = refunds[0]
-    balance = cards.money.account_balances(card.customer_id, card.account_id).total
+    balance = cards.funding.account_balances(card.customer_id, card.account_id).total
     response = client.post(
         f"/sandbox/cards/{card.id}/simulate/return_reversal",
         json={profile.field_name("card_return_reversal_id"): refund["id"]},
@@ -121,7 +121,7 @@ def test_return_reversal_simulates_the_reversal_of_a_posted_return(cards, client
         "card rows": (len(before_rows), len(after_rows)),
         "funding total balance": (
             balance,
-            cards.money.account_balances(card.customer_id, card.account_id).total,
+            cards.funding.account_balances(card.customer_id, card.account_id).total,
         ),
     }
     check(

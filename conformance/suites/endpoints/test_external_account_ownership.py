@@ -34,8 +34,10 @@ CLOCK_SKEW_S = 5.0
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-VERIFY-SYNCHRONOUS")
-def test_verify_decides_the_ownership_within_the_call(money, ownership, resource_events, advisory):
-    customer = money.approved_customer(["USD"])
+def test_verify_decides_the_ownership_within_the_call(
+    money_customers, ownership, resource_events, advisory
+):
+    customer = money_customers.approved_customer(["USD"])
     account = ownership.pending_account(customer["id"])
     after = resource_events.mark()
     response = ownership.prove(account, valid=True)

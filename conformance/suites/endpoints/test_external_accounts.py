@@ -17,16 +17,16 @@ CLAUSE = clauses.ACCOUNTS_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-CREATE", "SANDBOX-ACCOUNT-NUMBERS-NOT-VALIDATED")
 @pytest.mark.parametrize("digits", [6, 12, 17])
-def test_an_external_account_is_registered_and_returned(money, wallet, digits):
+def test_an_external_account_is_registered_and_returned(external_accounts, wallet, digits):
     """Any well-formed account number will do: the sandbox does not validate them."""
     number = "".join(random.choice("0123456789") for _ in range(digits - 3)) + "000"
-    response = money.create_external(wallet.customer_id, "USD", number)
+    response = external_accounts.create_external(wallet.customer_id, "USD", number)
     account = required_json(
         response,
         CLAUSE,
@@ -48,8 +48,8 @@ def test_an_external_account_is_registered_and_returned(money, wallet, digits):
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-REUSABLE")
-def test_an_external_account_serves_more_than_one_quote(money, wallet):
+def test_an_external_account_serves_more_than_one_quote(quotes, transaction_history, wallet):
     corridor = wallet.corridor("USD", "USD")
     for amount in (10_000, 20_000):
-        executed = money.pay(corridor.source_id, corridor.destination_id, amount)
-        money.settled(wallet.customer_id, executed["transactionId"])
+        executed = quotes.pay(corridor.source_id, corridor.destination_id, amount)
+        transaction_history.settled(wallet.customer_id, executed["transactionId"])

@@ -16,13 +16,15 @@ CLAUSE = clauses.QUOTES_ENDPOINTS + " — POST /quotes"
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-SOURCES")
-def test_immediately_execute_does_not_execute_a_just_in_time_quote(money, transfers):
-    customer = money.approved_customer(("USD",))
-    destination = money.active_account(customer["id"], "USD")
+def test_immediately_execute_does_not_execute_a_just_in_time_quote(
+    money_customers, funding, quotes, transfers
+):
+    customer = money_customers.approved_customer(("USD",))
+    destination = funding.active_account(customer["id"], "USD")
     body = transfers.jit_body(customer["id"], "USD", destination["id"], immediatelyExecute=True)
-    response = money.create_quote(body)
+    response = quotes.create_quote(body)
     status = response.json.get("status") if 200 <= response.status < 300 else None
-    credited = money.account_balances(customer["id"], destination["id"]).available
+    credited = funding.account_balances(customer["id"], destination["id"]).available
     check(
         status not in ("PROCESSING", "COMPLETED") and credited == 0,
         CLAUSE,

@@ -16,14 +16,14 @@ SANDBOX_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
-def customer(money):
-    return money.approved_customer()
+def customer(money_customers):
+    return money_customers.approved_customer()
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-LIST")
-def test_a_customers_internal_accounts_are_listed(money, customer):
-    money.active_account(customer["id"], "USD")  # skips when the target provisions none
-    listed = money.internal_accounts(customer["id"])
+def test_a_customers_internal_accounts_are_listed(funding, customer):
+    funding.active_account(customer["id"], "USD")  # skips when the target provisions none
+    listed = funding.internal_accounts(customer["id"])
     check(
         listed and all(a.get("customerId") == customer["id"] for a in listed),
         CLAUSE,
@@ -36,10 +36,10 @@ def test_a_customers_internal_accounts_are_listed(money, customer):
 
 @pytest.mark.requirement("SANDBOX-FUND-INTERNAL-ACCOUNT", "INTERNAL-ACCOUNT-BALANCES")
 @pytest.mark.parametrize("amount", [1, 12_345, 50_000_000])
-def test_funding_credits_the_account_and_returns_it(money, customer, amount):
-    account = money.active_account(customer["id"], "USD")
-    before = money.balances(account)
-    response = money.fund(account["id"], amount)
+def test_funding_credits_the_account_and_returns_it(funding, customer, amount):
+    account = funding.active_account(customer["id"], "USD")
+    before = funding.balances(account)
+    response = funding.fund(account["id"], amount)
     statement = (
         "POST /sandbox/internal-accounts/{accountId}/fund with an amount returns the updated "
         "InternalAccount"
@@ -54,8 +54,11 @@ def test_funding_credits_the_account_and_returns_it(money, customer, amount):
         exchange=response.exchange,
     )
     for label, seen in (
-        ("the returned account", money.balances(funded)),
-        ("the account as listed afterwards", money.account_balances(customer["id"], account["id"])),
+        ("the returned account", funding.balances(funded)),
+        (
+            "the account as listed afterwards",
+            funding.account_balances(customer["id"], account["id"]),
+        ),
     ):
         check(
             seen.total == before.total + amount and seen.available <= seen.total,

@@ -19,9 +19,9 @@ from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.exchange.assertions import required_json
 from conformance.payments import quote_shapes
-from conformance.payments.money import amount_of
 from conformance.payments.quote_arithmetic import discrepancies
 from conformance.payments.quote_bodies import quote_requests
+from conformance.payments.transaction_history import amount_of
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -29,8 +29,8 @@ CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 def _cross_currency_or_skip(chosen):
@@ -49,18 +49,18 @@ def corridors(request, wallet):
 
 
 @pytest.fixture(scope="module")
-def payee(money, wallet, transfers):
+def payee(wallet, transfers):
     """The customer's external wallet, if the target registers one."""
-    return quote_shapes.wallet_payee(money, transfers, wallet.customer_id)
+    return quote_shapes.wallet_payee(transfers, wallet.customer_id)
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
-def routes(request, money, wallet, payee, transfers, advisory):
+def routes(request, client, profile, wallet, payee, transfers, advisory):
     """Every shape of source and destination, in the currency relation of the param."""
     if payee.refusal:
         advisory(payee.refusal)
     payees = [payee.endpoint] if payee.endpoint else []
-    every = quote_shapes.routes(money, wallet, transfers.uma_address(), payees)
+    every = quote_shapes.routes(client, profile, wallet, transfers.uma_address(), payees)
     same = request.param == "same-currency"
     return _cross_currency_or_skip([r for r in every if r.same_currency == same])
 
@@ -95,8 +95,8 @@ def _follows_the_arithmetic(route, body, response):
     "FEES-VARIABLE-RECEIVING-LOCKED",
     "FEES-CROSS-CURRENCY-ORDER",
 )
-def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, routes, advisory):
-    shapes = quote_shapes.probe(money, routes)
+def test_generated_quotes_follow_the_fee_and_rate_arithmetic(quotes, routes, advisory):
+    shapes = quote_shapes.probe(quotes, routes)
     for note in shapes.unsupported:
         advisory(note)
     for answer in shapes.answers:  # one per pair of shapes, every run
@@ -105,18 +105,20 @@ def test_generated_quotes_follow_the_fee_and_rate_arithmetic(money, routes, advi
     @given(request=quote_requests(shapes.routes))
     def priced(request):
         route, body = request
-        _follows_the_arithmetic(route, body, money.create_quote(body))
+        _follows_the_arithmetic(route, body, quotes.create_quote(body))
 
     priced()
 
 
 @pytest.mark.requirement("FEES-FIXED-FOR-QUOTE-LIFE", "QUOTE-EXECUTE-DEBITS-SOURCE")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors, side):
+def test_executing_a_quote_moves_the_amounts_it_stated(
+    funding, quotes, transaction_history, wallet, corridors, side
+):
     corridor = corridors[-1]
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body(side, 123_456))
-    executed = money.execute_ok(quote["id"])
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    quote = quotes.quote(corridor.body(side, 123_456))
+    executed = quotes.execute_ok(quote["id"])
     for name in ("totalSendingAmount", "totalReceivingAmount", "exchangeRate", "feesIncluded"):
         check(
             executed.get(name) == quote.get(name),
@@ -126,7 +128,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors,
             expected=quote.get(name),
             observed=executed.get(name),
         )
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     moved = {
         "sentAmount": amount_of(transaction.get("sentAmount")),
         "receivedAmount": amount_of(transaction.get("receivedAmount")),
@@ -143,7 +145,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors,
         expected=stated,
         observed=moved,
     )
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     if transaction.get("status") == "COMPLETED":
         check(
             before.total - after.total == quote["totalSendingAmount"],
@@ -156,7 +158,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(money, wallet, corridors,
 
 @pytest.mark.requirement("FEES-PLATFORM-CONFIG-APPLIED")
 def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
-    money, profile, client, wallet, restore_config
+    quotes, profile, client, wallet, restore_config
 ):
     """feeConfigs: 100 basis points and a fixed 25 (names from the profile)."""
     destinations = [c for c in wallet.destinations if c != "USD"]
@@ -174,7 +176,7 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
         exchange=patched.exchange,
     )
     sent = 200_000
-    quote = money.quote(wallet.corridor("USD", destinations[0]).body("SENDING", sent))
+    quote = quotes.quote(wallet.corridor("USD", destinations[0]).body("SENDING", sent))
     fee = quote.get("platformFeesIncluded")
     net = sent - (quote.get("feesIncluded") or 0)
     low, high = net * 100 // 10_000 + 25 - 1, sent * 100 // 10_000 + 25 + 1

@@ -16,8 +16,8 @@ CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 @pytest.mark.requirement(
@@ -36,10 +36,10 @@ def wallet(money):
     ],
     ids=["required-fields-only", "description", "remittance-information", "explicit-false"],
 )
-def test_a_valid_quote_request_answers_201_with_a_pending_quote(money, wallet, extra):
+def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, extra):
     """No paymentRail (the service chooses one), no immediatelyExecute (false by default), no
     purposeOfPayment (its values are not shown)."""
-    response = money.create_quote(wallet.corridor().body(**extra))
+    response = quotes.create_quote(wallet.corridor().body(**extra))
     quote = required_json(
         response, CLAUSE, "POST /quotes with a valid request answers 201", status=201
     )
@@ -78,9 +78,9 @@ REQUIRED = [
     "QUOTE-LOCKED-AMOUNT-REQUIRED",
 )
 @pytest.mark.parametrize(("removed", "path"), REQUIRED, ids=[".".join(r) for r, _ in REQUIRED])
-def test_a_quote_request_lacking_a_required_field_is_refused(money, wallet, removed, path):
+def test_a_quote_request_lacking_a_required_field_is_refused(quotes, wallet, removed, path):
     body = without(wallet.corridor().body(), *removed)
-    assert_invalid_input(money.create_quote(body), [path], CLAUSE)
+    assert_invalid_input(quotes.create_quote(body), [path], CLAUSE)
 
 
 @pytest.mark.requirement("QUOTE-LOCKED-SIDE-REQUIRED", "QUOTE-LOCKED-AMOUNT-REQUIRED")
@@ -94,7 +94,7 @@ def test_a_quote_request_lacking_a_required_field_is_refused(money, wallet, remo
     ],
 )
 def test_a_quote_request_with_an_invalid_locked_side_or_amount_is_refused(
-    money, wallet, field, value
+    quotes, wallet, field, value
 ):
     body = {**wallet.corridor().body(), field: value}
-    assert_invalid_input(money.create_quote(body), [(field,)], CLAUSE)
+    assert_invalid_input(quotes.create_quote(body), [(field,)], CLAUSE)

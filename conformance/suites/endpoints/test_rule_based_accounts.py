@@ -90,7 +90,7 @@ def test_repeating_the_idempotency_key_returns_the_first_account(rule_based, hol
 
 
 def _rule_based_ids(rule_based, customer):
-    listed = rule_based.money.internal_accounts(customer["id"])
+    listed = rule_based.funding.internal_accounts(customer["id"])
     return {a.get("id") for a in listed if a.get("type") == "RULE_BASED"}
 
 
@@ -132,15 +132,14 @@ def test_a_platform_without_the_feature_cannot_create_one(rule_based, second_cli
 @pytest.mark.requirement("RULE-BASED-FUND-TRIGGERS-SWEEP")
 def test_funding_a_rule_based_account_sweeps_to_the_destination(rule_based, holder, profile):
     customer, usd = holder
-    money = rule_based.money
     account = rule_based.new_account(holder)
-    before = money.account_balances(customer["id"], usd["id"])
-    money.fund_ok(account["id"], SWEPT)
+    before = rule_based.funding.account_balances(customer["id"], usd["id"])
+    rule_based.funding.fund_ok(account["id"], SWEPT)
     deadline = time.monotonic() + profile.webhook_timeout
     pause = 0.05
     while True:
-        after = money.account_balances(customer["id"], usd["id"])
-        swept = money.account_balances(customer["id"], account["id"])
+        after = rule_based.funding.account_balances(customer["id"], usd["id"])
+        swept = rule_based.funding.account_balances(customer["id"], account["id"])
         if after.total - before.total == SWEPT and swept.total == 0:
             return
         if time.monotonic() >= deadline:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract.failures import check
-from conformance.payments.money import amount_of
+from conformance.payments.transaction_history import amount_of
 from conformance.payments.transfer_flows import SEND_CLAUSE
 
 pytestmark = [pytest.mark.resource("Sandbox"), pytest.mark.writes]

@@ -15,13 +15,13 @@ CLAUSE = clauses.QUOTES_ENDPOINTS + " — GET /transactions"
 
 
 @pytest.fixture(scope="module")
-def history(money):
+def history(funding, quotes, transaction_history):
     """A customer with one COMPLETED and one PENDING (quoted, not executed) transaction."""
-    wallet = money.wallet(("USD",))
+    wallet = funding.wallet(("USD",))
     corridor = wallet.corridor()
-    paid = money.pay(corridor.source_id, corridor.destination_id, 11_111)
-    pending = money.quote(corridor.body(amount=22_222))
-    money.completed(wallet.customer_id, paid["transactionId"])
+    paid = quotes.pay(corridor.source_id, corridor.destination_id, 11_111)
+    pending = quotes.quote(corridor.body(amount=22_222))
+    transaction_history.completed(wallet.customer_id, paid["transactionId"])
     return wallet.customer_id, {
         "COMPLETED": paid["transactionId"],
         "PENDING": pending["transactionId"],

@@ -19,15 +19,17 @@ AMOUNT = 20_000
 
 
 @pytest.mark.requirement("QUOTE-ALL-TRANSFER-KINDS")
-def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers):
-    currencies = money.currencies(("USD", "EUR"))
+def test_every_kind_of_transfer_is_quoted_with_post_quotes(
+    money_customers, external_accounts, funding, quotes, transfers
+):
+    currencies = money_customers.currencies(("USD", "EUR"))
     if "USD" not in currencies:
         pytest.skip("the platform's supportedCurrencies do not include USD")
-    customer = money.approved_customer(currencies)
+    customer = money_customers.approved_customer(currencies)
     customer_id = customer["id"]
-    usd = money.active_account(customer_id, "USD")["id"]
-    usdc = money.active_account(customer_id, "USDC", "INTERNAL_CRYPTO")["id"]
-    usd_outside = money.external_account(customer_id, "USD")["id"]
+    usd = funding.active_account(customer_id, "USD")["id"]
+    usdc = funding.active_account(customer_id, "USDC", "INTERNAL_CRYPTO")["id"]
+    usd_outside = external_accounts.external_account(customer_id, "USD")["id"]
     bodies = {
         "same-currency": quote_body(usd, usd_outside, amount=AMOUNT),
         "fiat-to-crypto": quote_body(
@@ -37,9 +39,9 @@ def test_every_kind_of_transfer_is_quoted_with_post_quotes(money, transfers):
         "UMA": transfers.uma_body(usd, transfers.uma_address(), AMOUNT),
     }
     if "EUR" in currencies:
-        eur_outside = money.external_account(customer_id, "EUR")["id"]
+        eur_outside = external_accounts.external_account(customer_id, "EUR")["id"]
         bodies["cross-currency"] = quote_body(usd, eur_outside, amount=AMOUNT)
-    answers = {kind: money.create_quote(body) for kind, body in bodies.items()}
+    answers = {kind: quotes.create_quote(body) for kind, body in bodies.items()}
     refused = {
         kind: (r.status, r.content[:200])
         for kind, r in answers.items()

@@ -26,13 +26,13 @@ def error_code(response):
 
 @pytest.mark.requirement("END-USER-TERMS-NOT-ACCEPTED")
 def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platforms(
-    money, profile, advisory
+    money_customers, external_accounts, funding, quotes, profile, advisory
 ):
-    customer = money.approved_customer(["USD"], terms=False)
-    source = money.active_account(customer["id"], "USD")
-    destination = money.external_account(customer["id"])
+    customer = money_customers.approved_customer(["USD"], terms=False)
+    source = funding.active_account(customer["id"], "USD")
+    destination = external_accounts.external_account(customer["id"])
     body = quote_body(source["id"], destination["id"])
-    refused = money.create_quote(body)
+    refused = quotes.create_quote(body)
     if profile.regulated:
         advisory(
             f"{CLAUSE}: on a regulated platform a quote for a customer without end-user terms "
@@ -48,8 +48,8 @@ def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platfor
         observed=(refused.status, error_code(refused) or refused.content[:200]),
         exchange=refused.exchange,
     )
-    accepted = money.onboarding.patch(
-        customer["id"], {"agreementConsents": [money.terms_consent()]}
+    accepted = money_customers.onboarding.patch(
+        customer["id"], {"agreementConsents": [money_customers.terms_consent()]}
     )
     check(
         accepted.status == 200,
@@ -59,4 +59,4 @@ def test_a_quote_before_end_user_terms_are_accepted_fails_on_unregulated_platfor
         observed=(accepted.status, accepted.content[:300]),
         exchange=accepted.exchange,
     )
-    money.quote(body)  # once accepted, the same request is quoted
+    quotes.quote(body)  # once accepted, the same request is quoted

@@ -22,19 +22,19 @@ CODE = "QUOTE_RATE_UNAVAILABLE"
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-ERROR")
 def test_executing_a_quote_whose_rate_is_refused_fails_with_quote_rate_unavailable(
-    money, wallet, adapter
+    quotes, wallet, adapter
 ):
     corridor = wallet.corridors()[-1]  # cross-currency where the platform supports two
-    quote = money.quote(corridor.body("SENDING", 20_000))
+    quote = quotes.quote(corridor.body("SENDING", 20_000))
     refuse_rate(adapter, quote["id"])
-    response = money.execute(quote["id"])
+    response = quotes.execute(quote["id"])
     check(
         is_refusal(response, None, CODE),
         CLAUSE,

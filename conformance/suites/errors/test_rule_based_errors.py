@@ -40,7 +40,7 @@ def test_a_key_reused_for_a_different_account_answers_409(rule_based):
         ERRORS_CLAUSE,
         "an Idempotency-Key reused for a materially different account answers 409",
     )
-    listed = rule_based.money.internal_accounts(customer["id"])
+    listed = rule_based.funding.internal_accounts(customer["id"])
     rule_based_ids = sorted(a.get("id") for a in listed if a.get("type") == "RULE_BASED")
     check(
         rule_based_ids == [first["id"]],

@@ -100,13 +100,13 @@ def test_wrong_proofs_never_authorize_and_a_lock_answers_423(sca, advisory):
     _still_awaiting(sca, quote, "wrong proofs leave the quote awaiting authorization")
 
 
-def _outside_sca(money, *, execute):
+def _outside_sca(funding, quotes, *, execute):
     """A customer living in the US who pays in USD: outside SCA on both counts (§5), with
     one quote, executed or left PENDING."""
-    wallet = money.wallet(("USD",))
-    quote = money.quote(wallet.corridor().body(amount=5_000))
+    wallet = funding.wallet(("USD",))
+    quote = quotes.quote(wallet.corridor().body(amount=5_000))
     if execute:
-        money.execute_ok(quote["id"])
+        quotes.execute_ok(quote["id"])
     return wallet, quote
 
 
@@ -127,7 +127,7 @@ def test_quote_authorization_answers_409_for_customers_outside_sca(sca, executed
     """The body is the interface's ``{code}``; the customer has no challenge to answer. A
     PENDING quote too: on an executed quote a 409 could come from the quote's state alone,
     so only the PENDING one shows that the customer is refused for being outside SCA."""
-    _, quote = _outside_sca(sca.money, execute=executed)
+    _, quote = _outside_sca(sca.funding, sca.quotes, execute=executed)
     response = sca.authorize(quote["id"], {"code": "000000"})
     _answers_409(response, "POST /quotes/{quoteId}/authorize")
 
@@ -138,7 +138,7 @@ def test_sca_login_answers_409_for_customers_outside_sca(sca):
     ``{customerId, code}``; the 409 must not depend on the proof, since the customer is
     outside SCA. Without an adapter a 400 may be the target reading the body another way,
     so it skips naming the hook instead of failing."""
-    wallet, _ = _outside_sca(sca.money, execute=False)
+    wallet, _ = _outside_sca(sca.funding, sca.quotes, execute=False)
     body = sca.adapter_login_body(wallet.customer_id)
     default = {"customerId": wallet.customer_id, "code": "000000"}
     response = sca.login(wallet.customer_id, body or default)

@@ -9,7 +9,7 @@ import pytest
 from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input, assert_status, required_json
-from conformance.payments.money import LONGEST_QUOTE_LIFETIME_S
+from conformance.payments.quotes import LONGEST_QUOTE_LIFETIME_S
 from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
@@ -19,27 +19,27 @@ QUOTES_CLAUSE = clauses.QUOTES_ENDPOINTS
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 @pytest.mark.requirement("LIMIT-REMITTANCE-INFORMATION-80")
-def test_remittance_information_of_80_characters_is_accepted(money, wallet):
-    response = money.create_quote(wallet.corridor().body(remittanceInformation="R" * 80))
+def test_remittance_information_of_80_characters_is_accepted(quotes, wallet):
+    response = quotes.create_quote(wallet.corridor().body(remittanceInformation="R" * 80))
     assert_status(response, 201, CLAUSE, "remittanceInformation of 80 characters is accepted")
 
 
 @pytest.mark.requirement("LIMIT-REMITTANCE-INFORMATION-80")
 @pytest.mark.parametrize("length", [81, 140])
-def test_remittance_information_over_80_characters_is_refused(money, wallet, length):
-    response = money.create_quote(wallet.corridor().body(remittanceInformation="R" * length))
+def test_remittance_information_over_80_characters_is_refused(quotes, wallet, length):
+    response = quotes.create_quote(wallet.corridor().body(remittanceInformation="R" * length))
     assert_invalid_input(response, [("remittanceInformation",)], CLAUSE)
 
 
 @pytest.mark.requirement("LIMIT-QUOTE-LIFETIME", "QUOTE-TIMESTAMPS")
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_expires_within_15_minutes_of_its_creation(money, wallet, side):
-    quote = money.quote(wallet.corridor().body(side))
+def test_a_quote_expires_within_15_minutes_of_its_creation(quotes, wallet, side):
+    quote = quotes.quote(wallet.corridor().body(side))
     created, expires = (
         parse_timestamp(quote.get("createdAt")),
         parse_timestamp(quote.get("expiresAt")),
@@ -63,12 +63,12 @@ def override(profile, bps, fixed):
 
 
 @pytest.mark.requirement("QUOTE-PLATFORM-FEE-OVERRIDE-USD")
-def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wallet):
+def test_a_platform_fee_override_is_accepted_for_a_usd_source(quotes, profile, wallet):
     targets = [c for c in wallet.destinations if c != "USD"] or ["USD"]
     body = wallet.corridor("USD", targets[0]).body(
         "SENDING", 100_000, platformFeeOverride=override(profile, 50, 10)
     )
-    response = money.create_quote(body)
+    response = quotes.create_quote(body)
     quote = required_json(
         response,
         QUOTES_CLAUSE,
@@ -88,14 +88,14 @@ def test_a_platform_fee_override_is_accepted_for_a_usd_source(money, profile, wa
 
 
 @pytest.mark.requirement("QUOTE-PLATFORM-FEE-OVERRIDE-USD")
-def test_a_platform_fee_override_on_another_source_currency_is_refused(money, profile, wallet):
+def test_a_platform_fee_override_on_another_source_currency_is_refused(quotes, profile, wallet):
     others = [c for c in wallet.sources if c != "USD"]
     if not others:
         pytest.skip("the platform supports no source currency but USD")
     body = wallet.corridor(others[0], "USD").body(
         "SENDING", 100_000, platformFeeOverride=override(profile, 50, 10)
     )
-    response = money.create_quote(body)
+    response = quotes.create_quote(body)
     assert_status(
         response,
         400,

@@ -62,9 +62,9 @@ def test_an_idempotency_key_holds_up_to_255_characters(rule_based, holder):
 
 
 @pytest.mark.requirement("LIMIT-ACCOUNT-LABEL-255")
-def test_an_account_label_holds_up_to_255_characters(rule_based, holder):
+def test_an_account_label_holds_up_to_255_characters(rule_based, holder, profile):
     customer, usd = holder
-    label_field = rule_based.money.name("internal_account_label")
+    label_field = profile.field_name("internal_account_label")
     account = rule_based.created(
         rule_based.create(rule_based.body(customer["id"], usd["id"], label="L" * LIMIT)),
         f"a label of {LIMIT} characters is accepted (§8 Limits)",

@@ -25,7 +25,7 @@ TOLERANCE = timedelta(minutes=10)
 def test_an_sca_session_lasts_180_days(sca):
     customer = sca.customer(("EUR",))
     session = sca.login_ok(customer["id"])
-    now = sca.money.server_time() or datetime.now(UTC)
+    now = sca.quotes.server_time() or datetime.now(UTC)
     expires = parse_timestamp(session.get("sessionExpiresAt"))
     check(
         expires is not None and abs(expires - now - SESSION) <= TOLERANCE,

@@ -28,12 +28,13 @@ MOST_PAYMENTS = 20
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-TRANSACTION-SIZE-400")
-def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter):
+def test_a_transaction_above_the_size_limit_is_refused_with_400(funding, quotes, adapter):
     limits = transaction_limits(adapter, CURRENCY)
-    wallet = money.wallet((CURRENCY,), funds=2 * limits.size + 1_000_000)
+    wallet = funding.wallet((CURRENCY,), funds=2 * limits.size + 1_000_000)
     corridor = wallet.corridor(CURRENCY, CURRENCY)
     refused_at_quote_or_execute(
-        money,
+        funding,
+        quotes,
         wallet.customer_id,
         corridor.source_id,
         corridor.body("SENDING", limits.size + 1),
@@ -47,7 +48,7 @@ def test_a_transaction_above_the_size_limit_is_refused_with_400(money, adapter):
 
 @needs_adapter_hook(LIMITS_HOOK)
 @pytest.mark.requirement("LIMIT-DAILY-VOLUME-429")
-def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter):
+def test_volume_above_the_daily_limit_is_refused_with_429(funding, quotes, adapter):
     limits = transaction_limits(adapter, CURRENCY)
     step = min(limits.size, limits.daily)
     payments = limits.daily // step
@@ -56,13 +57,14 @@ def test_volume_above_the_daily_limit_is_refused_with_429(money, adapter):
             f"reaching the daily limit ({limits.daily}) takes {payments} payments of the size "
             f"limit ({limits.size}); the suite makes at most {MOST_PAYMENTS}"
         )
-    wallet = money.wallet((CURRENCY,), funds=limits.daily + limits.size + 1_000_000)
+    wallet = funding.wallet((CURRENCY,), funds=limits.daily + limits.size + 1_000_000)
     corridor = wallet.corridor(CURRENCY, CURRENCY)
     for _ in range(payments):  # a new customer: nothing else counts towards its day
-        money.pay(corridor.source_id, corridor.destination_id, step)
+        quotes.pay(corridor.source_id, corridor.destination_id, step)
     left = limits.daily - payments * step
     refused_at_quote_or_execute(
-        money,
+        funding,
+        quotes,
         wallet.customer_id,
         corridor.source_id,
         corridor.body("SENDING", left + 1),

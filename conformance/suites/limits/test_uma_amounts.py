@@ -40,12 +40,12 @@ def narrowed_usd(client):
 
 @pytest.mark.requirement("LIMIT-UMA-MIN-MAX")
 def test_uma_amounts_outside_the_currency_bounds_are_refused(
-    client, money, transfers, restore_config
+    client, funding, quotes, transfers, restore_config
 ):
-    wallet = money.wallet(("USD",), funds=1_000)
+    wallet = funding.wallet(("USD",), funds=1_000)
     source = wallet.sources["USD"]["id"]
     narrowed_usd(client)
-    above = money.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH + 1))
+    above = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH + 1))
     check(
         400 <= above.status < 500,
         CLAUSE,
@@ -54,7 +54,7 @@ def test_uma_amounts_outside_the_currency_bounds_are_refused(
         observed=(above.status, above.content[:300]),
         exchange=above.exchange,
     )
-    within = money.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH - LOW))
+    within = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH - LOW))
     check(
         within.status in (200, 201),
         CLAUSE,

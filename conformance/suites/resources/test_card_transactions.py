@@ -130,7 +130,7 @@ def test_an_account_funding_a_card_states_its_card_capabilities(cards, profile):
     field's name is not shown: it comes from the profile."""
     name = profile.field_names["internal_account_card_capabilities"]
     card = cards.issue(1_000)
-    account = cards.money.account(card.customer_id, card.account_id)
+    account = cards.funding.account(card.customer_id, card.account_id)
     check(
         account.get(name) is not None,
         clauses.INTERNAL_ACCOUNT + " (card capabilities)",

@@ -23,19 +23,21 @@ STATUSES = {"ACTIVE", "PENDING_OWNERSHIP_VERIFICATION", "UNVERIFIED"}
 
 
 @pytest.fixture(scope="module")
-def customer(money):
-    return money.approved_customer(money.currencies())
+def customer(money_customers):
+    return money_customers.approved_customer(money_customers.currencies())
 
 
 @pytest.mark.requirement(
     "EXTERNAL-ACCOUNT-FIELDS", "EXTERNAL-ACCOUNT-STATUS-VALUES", "EXTERNAL-ACCOUNT-INFO-SHAPE"
 )
 @pytest.mark.parametrize("currency", ["USD", "EUR"])
-def test_an_external_account_carries_its_owner_currency_and_account_info(money, customer, currency):
+def test_an_external_account_carries_its_owner_currency_and_account_info(
+    external_accounts, customer, currency
+):
     if currency not in (customer.get("currencies") or []):
         pytest.skip(f"the platform does not support {currency}")
-    sent = money.external_body(customer["id"], currency, "400012345000")
-    account = money.external_account(customer["id"], currency, number="400012345000")
+    sent = external_accounts.external_body(customer["id"], currency, "400012345000")
+    account = external_accounts.external_account(customer["id"], currency, number="400012345000")
     check(
         re.fullmatch(rf"ExternalAccount:{UUID}", str(account.get("id"))),
         clauses.CONVENTIONS,

@@ -25,11 +25,11 @@ STATUSES = {"PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"}
 
 
 @pytest.fixture(scope="module")
-def accounts(money):
+def accounts(money_customers, funding):
     """An approved customer and its listed internal accounts (one ACTIVE in USD at least)."""
-    customer = money.approved_customer(money.currencies())
-    money.active_account(customer["id"], "USD")
-    return customer, money.internal_accounts(customer["id"])
+    customer = money_customers.approved_customer(money_customers.currencies())
+    funding.active_account(customer["id"], "USD")
+    return customer, funding.internal_accounts(customer["id"])
 
 
 @pytest.mark.requirement(
@@ -85,10 +85,10 @@ def test_accounts_other_than_rule_based_have_no_sweep_rule(accounts):
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-BALANCES", "COMMON-MONEY-INTEGER")
-def test_the_available_balance_never_exceeds_the_total(money, accounts):
+def test_the_available_balance_never_exceeds_the_total(funding, accounts):
     _, listed = accounts
     for account in listed:
-        balances = money.balances(account)
+        balances = funding.balances(account)
         check(
             balances.available <= balances.total,
             CLAUSE,
@@ -99,9 +99,9 @@ def test_the_available_balance_never_exceeds_the_total(money, accounts):
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-LABEL")
-def test_an_account_given_no_label_has_a_null_label(money, accounts, advisory):
+def test_an_account_given_no_label_has_a_null_label(profile, accounts, advisory):
     _, listed = accounts
-    name = money.name("internal_account_label")
+    name = profile.field_name("internal_account_label")
     for account in listed:
         if name not in account:
             advisory(

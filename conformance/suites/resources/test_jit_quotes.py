@@ -39,16 +39,16 @@ def test_a_just_in_time_quote_carries_payment_instructions_with_a_reference(tran
 
 @pytest.mark.requirement("FUNDING-JIT-PAYMENT-INSTRUCTIONS")
 def test_just_in_time_quotes_in_every_supported_currency_carry_instructions(
-    money, transfers, advisory
+    money_customers, client, transfers, advisory
 ):
     """Not only USD: a just-in-time quote funded in each currency the platform supports
     carries its instructions (the quote schema also requires them on every PENDING
     just-in-time quote any test creates). A currency the target does not fund just in
     time (a 4xx at POST /quotes) is an advisory: which currencies it offers is not stated."""
     jit = transfers.just_in_time("USD")
-    for currency in money.supported_currencies():
+    for currency in money_customers.supported_currencies():
         body = transfers.jit_body(jit.customer_id, currency, jit.destination_id)
-        response = money.client.post("/quotes", json=body)
+        response = client.post("/quotes", json=body)
         if response.status != 201:
             advisory(f"{CLAUSE}: no just-in-time quote funded in {currency} ({response.status})")
             continue

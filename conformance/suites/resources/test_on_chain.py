@@ -18,8 +18,8 @@ AMOUNT = 20_000
 
 
 @pytest.fixture(scope="module")
-def funded(money):
-    return money.wallet(("USD",))
+def funded(funding):
+    return funding.wallet(("USD",))
 
 
 def chain_records(transaction):
@@ -33,10 +33,12 @@ def chain_records(transaction):
 
 
 @pytest.mark.requirement("TRANSACTION-ON-CHAIN-TRANSACTION")
-def test_a_settled_wallet_payout_carries_its_on_chain_transaction(money, transfers, funded):
+def test_a_settled_wallet_payout_carries_its_on_chain_transaction(
+    quotes, transaction_history, transfers, funded
+):
     wallet = transfers.wallet_account(funded.customer_id)
-    paid = money.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)
-    transaction = money.completed(funded.customer_id, paid["transactionId"])
+    paid = quotes.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)
+    transaction = transaction_history.completed(funded.customer_id, paid["transactionId"])
     records = chain_records(transaction)
     check(
         any(isinstance(r, dict) and r.get("transactionHash") and r.get("network") for r in records),
@@ -48,11 +50,13 @@ def test_a_settled_wallet_payout_carries_its_on_chain_transaction(money, transfe
 
 
 @pytest.mark.requirement("UMA-RECONCILIATION-SETTLEMENT-HASH")
-def test_a_settled_uma_payment_reports_its_settlement_leg_hash(money, transfers, funded):
+def test_a_settled_uma_payment_reports_its_settlement_leg_hash(
+    quotes, transaction_history, transfers, funded
+):
     body = transfers.uma_body(funded.sources["USD"]["id"], transfers.uma_address(), AMOUNT)
-    quote = money.quote(body)
-    money.execute_ok(quote["id"])
-    transaction = money.completed(funded.customer_id, quote["transactionId"])
+    quote = quotes.quote(body)
+    quotes.execute_ok(quote["id"])
+    transaction = transaction_history.completed(funded.customer_id, quote["transactionId"])
     instructions = transaction.get("reconciliationInstructions")
     digest = instructions.get("transactionHash") if isinstance(instructions, dict) else None
     check(

@@ -30,8 +30,8 @@ STATUSES = {"PENDING", "PROCESSING", "COMPLETED", "PENDING_AUTHORIZATION", "EXPI
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 @pytest.fixture(params=["same-currency", "cross-currency"])
@@ -52,9 +52,9 @@ def corridor(request, wallet):
     "COMMON-CURRENCY-DECIMALS",
 )
 @pytest.mark.parametrize("side", ["SENDING", "RECEIVING"])
-def test_a_quote_describes_the_request_it_answers(money, corridor, advisory, side):
+def test_a_quote_describes_the_request_it_answers(quotes, corridor, advisory, side):
     body = corridor.body(side, 54_321)
-    quote = money.quote(body)
+    quote = quotes.quote(body)
     check(
         isinstance(quote.get("status"), str) and quote["status"],
         CLAUSE,
@@ -110,8 +110,8 @@ def test_a_quote_describes_the_request_it_answers(money, corridor, advisory, sid
 
 
 @pytest.mark.requirement("FEES-RATE-DETAILS-FIELDS")
-def test_rate_details_name_the_service_and_counterparty_components(money, corridor):
-    quote = money.quote(corridor.body("SENDING", 54_321))
+def test_rate_details_name_the_service_and_counterparty_components(quotes, corridor):
+    quote = quotes.quote(corridor.body("SENDING", 54_321))
     details = quote.get("rateDetails")
     missing = [n for n in RATE_DETAILS if not isinstance(details, dict) or n not in details]
     check(

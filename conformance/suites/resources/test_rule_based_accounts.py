@@ -29,7 +29,7 @@ ISO4217 = re.compile(r"[A-Z]{3}")
 def created(rule_based):
     holder = rule_based.holder()
     account = rule_based.new_account(holder)
-    return holder, account, rule_based.money.internal_accounts(holder[0]["id"])
+    return holder, account, rule_based.funding.internal_accounts(holder[0]["id"])
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-CURRENCY-ISO4217")

@@ -59,7 +59,7 @@ def _challenged_jit_quote(sca, wallet):
     """An SCA customer's EUR quote funded just in time (§2 Quote source REALTIME_FUNDING),
     which must await authorization with no paymentInstructions."""
     body = Transfers.jit_body(wallet.customer_id, "EUR", wallet.destinations["EUR"]["id"])
-    quote = sca.money.quote(body)
+    quote = sca.quotes.quote(body)
     if quote.get("status") != "PENDING_AUTHORIZATION":
         pytest.skip(
             "the target did not challenge the SCA customer's just-in-time quote at creation "

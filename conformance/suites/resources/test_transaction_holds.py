@@ -23,12 +23,14 @@ HELD = ("PENDING", "PROCESSING")
 
 @needs_adapter_hook(HELD_ACCOUNT_HOOK)
 @pytest.mark.requirement("TRANSACTION-PENDING-REASON")
-def test_a_transaction_held_for_compliance_review_states_why(money, adapter):
-    wallet = money.wallet(("USD",))
+def test_a_transaction_held_for_compliance_review_states_why(
+    external_accounts, funding, quotes, transaction_history, adapter
+):
+    wallet = funding.wallet(("USD",))
     number = held_account_number(adapter, "USD")
-    held = money.external_account(wallet.customer_id, "USD", number=number)
-    executed = money.pay(wallet.sources["USD"]["id"], held["id"], 12_345)
-    transaction = money.transaction(wallet.customer_id, executed["transactionId"])
+    held = external_accounts.external_account(wallet.customer_id, "USD", number=number)
+    executed = quotes.pay(wallet.sources["USD"]["id"], held["id"], 12_345)
+    transaction = transaction_history.transaction(wallet.customer_id, executed["transactionId"])
     if transaction is None:
         fail(
             CLAUSE,

@@ -14,7 +14,7 @@ from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
-from conformance.payments.money import amount_of
+from conformance.payments.transaction_history import amount_of
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -24,13 +24,17 @@ DESCRIPTION = "Invoice 2025-204"
 
 
 @pytest.fixture(scope="module")
-def paid(money):
+def paid(money_customers, funding, quotes, transaction_history):
     """(customer, quote, its settled transaction) of a payment that completed."""
-    wallet = money.wallet(money.currencies())
+    wallet = funding.wallet(money_customers.currencies())
     corridor = wallet.corridors()[-1]
-    quote = money.quote(corridor.body("SENDING", 76_543, description=DESCRIPTION))
-    money.execute_ok(quote["id"])
-    return wallet.customer, quote, money.completed(wallet.customer_id, quote["transactionId"])
+    quote = quotes.quote(corridor.body("SENDING", 76_543, description=DESCRIPTION))
+    quotes.execute_ok(quote["id"])
+    return (
+        wallet.customer,
+        quote,
+        transaction_history.completed(wallet.customer_id, quote["transactionId"]),
+    )
 
 
 @pytest.mark.requirement(
@@ -129,11 +133,13 @@ def test_a_transaction_carries_the_parties_and_amounts_of_its_quote(paid, adviso
 
 @needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement("TRANSACTION-FAILURE-REASON", "TRANSACTION-REFUND-OBJECT")
-def test_a_failed_transaction_states_its_failure_reason_and_refund(money):
-    wallet = money.wallet(("USD",))
-    failing = money.failing_external_account(wallet.customer_id)
-    executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 12_345)
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+def test_a_failed_transaction_states_its_failure_reason_and_refund(
+    external_accounts, funding, quotes, transaction_history, profile
+):
+    wallet = funding.wallet(("USD",))
+    failing = external_accounts.failing_external_account(wallet.customer_id)
+    executed = quotes.pay(wallet.sources["USD"]["id"], failing["id"], 12_345)
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("status") == "FAILED" and isinstance(transaction.get("failureReason"), str),
         CLAUSE,
@@ -142,7 +148,7 @@ def test_a_failed_transaction_states_its_failure_reason_and_refund(money):
         hint="the destination's number comes from the adapter hook "
         "pytest_conformance_failing_account_number",
     )
-    names = (money.name("refund_status"), money.name("refund_reference"))
+    names = (profile.field_name("refund_status"), profile.field_name("refund_reference"))
     refund = transaction.get("refund")
     check(
         isinstance(refund, dict) and all(refund.get(n) for n in names),

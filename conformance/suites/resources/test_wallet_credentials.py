@@ -31,14 +31,14 @@ def test_each_credential_type_is_accepted_and_named_as_sent(embedded_wallet, kin
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-PRIVACY-FLAG-WALLET-ONLY")
-def test_the_privacy_flag_appears_only_on_embedded_wallet_accounts(embedded_wallet, money):
+def test_the_privacy_flag_appears_only_on_embedded_wallet_accounts(embedded_wallet, funding):
     customer = embedded_wallet.customer()
     embedded_wallet.credential(customer, "EMAIL_OTP")
     embedded_wallet.wallet_account(customer["id"])  # skips unless the customer has one
     field = embedded_wallet.format.privacy_field
     flagged = [
         (account.get("type"), account.get("id"))
-        for account in money.internal_accounts(customer["id"])
+        for account in funding.internal_accounts(customer["id"])
         if account.get("type") != WALLET_TYPE and field in account
     ]
     check(

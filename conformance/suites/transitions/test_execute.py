@@ -18,7 +18,7 @@ from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
 from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
-from conformance.payments.money import refund_outcome
+from conformance.payments.transaction_history import refund_outcome
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -28,13 +28,13 @@ AMOUNT = 25_000
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
 @pytest.mark.requirement("QUOTE-CREATE-PENDING", "QUOTE-CREATE-TRANSACTION-ID")
-def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet):
-    quote = money.quote(wallet.corridor().body(amount=AMOUNT))
+def test_a_new_quote_is_pending_and_names_its_transaction(quotes, wallet):
+    quote = quotes.quote(wallet.corridor().body(amount=AMOUNT))
     check(
         quote.get("status") == "PENDING",
         CLAUSE,
@@ -58,13 +58,13 @@ def test_a_new_quote_is_pending_and_names_its_transaction(money, wallet):
     "KYC-APPROVED-UNLOCKS-MONEY",
 )
 def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
-    money, wallet, advisory
+    funding, quotes, transaction_history, wallet, advisory
 ):
     corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body(amount=AMOUNT))
-    executed = money.execute_ok(quote["id"])
-    debited = money.account_balances(wallet.customer_id, corridor.source_id)
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    quote = quotes.quote(corridor.body(amount=AMOUNT))
+    executed = quotes.execute_ok(quote["id"])
+    debited = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         executed.get("status") in ("PROCESSING", "COMPLETED"),
         clauses.QUOTES_ENDPOINTS + " — POST /quotes/{quoteId}/execute",
@@ -89,8 +89,8 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
         expected=quote["totalSendingAmount"],
         observed=before.available - debited.available,
     )
-    transaction = money.completed(wallet.customer_id, quote["transactionId"])
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    transaction = transaction_history.completed(wallet.customer_id, quote["transactionId"])
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         before.total - after.total == quote["totalSendingAmount"],
         CLAUSE,
@@ -106,10 +106,12 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
     "TRANSACTION-PROCESSING-TO-COMPLETED",
     "SANDBOX-INSTANT-SETTLEMENT",
 )
-def test_a_payment_settles_processing_then_completed(money, wallet, payment_events):
+def test_a_payment_settles_processing_then_completed(
+    quotes, transaction_history, wallet, payment_events
+):
     corridor = wallet.corridor()
-    executed = money.pay(corridor.source_id, corridor.destination_id, AMOUNT)
-    transaction = money.completed(wallet.customer_id, executed["transactionId"])
+    executed = quotes.pay(corridor.source_id, corridor.destination_id, AMOUNT)
+    transaction = transaction_history.completed(wallet.customer_id, executed["transactionId"])
     check(
         bool(transaction.get("settledAt")),
         clauses.TRANSACTION,
@@ -132,12 +134,20 @@ def test_a_payment_settles_processing_then_completed(money, wallet, payment_even
     "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",
     "TRANSACTION-REFUND-OBJECT",
 )
-def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_events):
-    failing = money.failing_external_account(wallet.customer_id)
+def test_a_failed_payout_fails_and_its_debit_is_refunded(
+    external_accounts,
+    funding,
+    quotes,
+    transaction_history,
+    profile,
+    wallet,
+    payment_events,
+):
+    failing = external_accounts.failing_external_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
-    before = money.account_balances(wallet.customer_id, source)
-    executed = money.pay(source, failing["id"], AMOUNT)
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    before = funding.account_balances(wallet.customer_id, source)
+    executed = quotes.pay(source, failing["id"], AMOUNT)
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("status") == "FAILED" and transaction.get("failureReason"),
         CLAUSE,
@@ -147,14 +157,14 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_
         hint="the destination's number comes from the adapter hook "
         "pytest_conformance_failing_account_number",
     )
-    refund = refund_outcome(transaction, money.name("refund_status"))
+    refund = refund_outcome(transaction, profile.field_name("refund_status"))
     events = payment_events.wait(
         executed["transactionId"],
         ["PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "REFUND_FAILED")],
         why="a failed payout (FAILED) whose refund starts automatically",
     )
     payment_events.check(events)
-    after = money.account_balances(wallet.customer_id, source)
+    after = funding.account_balances(wallet.customer_id, source)
     if refund == "COMPLETED":
         check(
             after == before,
@@ -166,10 +176,12 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(money, wallet, payment_
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-DEBITS-SOURCE")
-def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
+def test_immediate_execution_creates_and_executes_in_one_request(
+    funding, quotes, transaction_history, wallet
+):
     corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    response = money.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    response = quotes.create_quote(corridor.body(amount=AMOUNT, immediatelyExecute=True))
     statement = (
         "POST /quotes with immediatelyExecute true from an internal account creates and "
         "executes the quote in one request and returns it COMPLETED"
@@ -183,8 +195,8 @@ def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
         observed=(response.status, quote.get("status")),
         exchange=response.exchange,
     )
-    money.completed(wallet.customer_id, quote["transactionId"])
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    transaction_history.completed(wallet.customer_id, quote["transactionId"])
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         before.available - after.available == quote["totalSendingAmount"],
         CLAUSE,
@@ -195,16 +207,18 @@ def test_immediate_execution_creates_and_executes_in_one_request(money, wallet):
 
 
 @pytest.mark.requirement("SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT")
-def test_a_payout_to_a_timeout_account_does_not_settle_at_once(money):
+def test_a_payout_to_a_timeout_account_does_not_settle_at_once(
+    external_accounts, funding, quotes, transaction_history
+):
     """Paid next to an ordinary payout: once that one has settled, the 005 one has not. On
     a customer of its own, whose balance the unsettled payout holds."""
-    wallet = money.wallet(("USD",))
+    wallet = funding.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
-    slow = money.external_account(wallet.customer_id, suffix="005")
-    stuck = money.pay(source, slow["id"], AMOUNT)
-    ordinary = money.pay(source, wallet.destinations["USD"]["id"], AMOUNT)
-    money.settled(wallet.customer_id, ordinary["transactionId"])
-    transaction = money.transaction(wallet.customer_id, stuck["transactionId"])
+    slow = external_accounts.external_account(wallet.customer_id, suffix="005")
+    stuck = quotes.pay(source, slow["id"], AMOUNT)
+    ordinary = quotes.pay(source, wallet.destinations["USD"]["id"], AMOUNT)
+    transaction_history.settled(wallet.customer_id, ordinary["transactionId"])
+    transaction = transaction_history.transaction(wallet.customer_id, stuck["transactionId"])
     status = (transaction or {}).get("status")
     check(
         status not in ("COMPLETED", "FAILED"),

@@ -23,18 +23,18 @@ AMOUNT = 40_000
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
-def execute_together(money, quote_id, threads=THREADS):
+def execute_together(quotes, quote_id, threads=THREADS):
     """POST /quotes/{id}/execute from ``threads`` threads released at once; the statuses."""
     barrier = threading.Barrier(threads)
     statuses: list[int] = []
 
     def run():
         barrier.wait()
-        statuses.append(money.execute(quote_id).status)
+        statuses.append(quotes.execute(quote_id).status)
 
     workers = [threading.Thread(target=run) for _ in range(threads)]
     for worker in workers:
@@ -46,11 +46,13 @@ def execute_together(money, quote_id, threads=THREADS):
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-PROCESSING")
 @pytest.mark.parametrize("round_", range(ROUNDS))
-def test_simultaneous_executes_of_one_quote_debit_the_source_once(money, wallet, advisory, round_):
+def test_simultaneous_executes_of_one_quote_debit_the_source_once(
+    funding, quotes, transaction_history, wallet, advisory, round_
+):
     corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body(amount=AMOUNT))
-    statuses = execute_together(money, quote["id"])
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    quote = quotes.quote(corridor.body(amount=AMOUNT))
+    statuses = execute_together(quotes, quote["id"])
     succeeded = [s for s in statuses if 200 <= s < 300]
     check(
         len(succeeded) == 1,
@@ -62,8 +64,8 @@ def test_simultaneous_executes_of_one_quote_debit_the_source_once(money, wallet,
     )
     if any(s >= 500 for s in statuses):
         advisory(f"{CLAUSE}: concurrent executes were refused with {statuses}")
-    money.completed(wallet.customer_id, quote["transactionId"])
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    transaction_history.completed(wallet.customer_id, quote["transactionId"])
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         before.total - after.total == quote["totalSendingAmount"]
         and before.available - after.available == quote["totalSendingAmount"],

@@ -22,8 +22,8 @@ AMOUNT = 15_000
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
 def error_code(response):
@@ -32,12 +32,12 @@ def error_code(response):
 
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-SAME-TRANSACTION-ID")
-def test_a_second_execute_debits_nothing(money, wallet, advisory):
+def test_a_second_execute_debits_nothing(funding, quotes, transaction_history, wallet, advisory):
     corridor = wallet.corridor()
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body(amount=AMOUNT))
-    money.execute_ok(quote["id"])
-    again = money.execute(quote["id"])
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    quote = quotes.quote(corridor.body(amount=AMOUNT))
+    quotes.execute_ok(quote["id"])
+    again = quotes.execute(quote["id"])
     if 200 <= again.status < 300:  # not shown: an idempotent answer passes if nothing moves
         check(
             again.json.get("transactionId") == quote["transactionId"],
@@ -52,8 +52,8 @@ def test_a_second_execute_debits_nothing(money, wallet, advisory):
             f"{ERRORS_CLAUSE}: a second execute of an executed quote answered {again.status} "
             "(the reference answers 409; the interface names no status for it)"
         )
-    money.completed(wallet.customer_id, quote["transactionId"])
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    transaction_history.completed(wallet.customer_id, quote["transactionId"])
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         before.available - after.available == quote["totalSendingAmount"],
         CLAUSE,
@@ -66,14 +66,16 @@ def test_a_second_execute_debits_nothing(money, wallet, advisory):
 
 @pytest.mark.requirement("QUOTE-EXPIRED-ERROR", "QUOTE-EXPIRES")
 @pytest.mark.starts_early("quote_left_to_expire")
-def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, schema_registry):
+def test_an_expired_quote_is_not_executed(
+    funding, quotes, transaction_history, quote_left_to_expire, client, schema_registry
+):
     """Waits until the target's clock has passed expiresAt (its Date header, or the time
     since the quote's creation), bounded by expiresAt plus a margin; the quote is made when
     the run starts and this test runs last, so the wait overlaps with the rest of the run
     (the embedded sandbox's quotes live 3 s)."""
     wallet, corridor, before, quote = quote_left_to_expire
-    money.wait_past(quote, what=f"quote {quote.get('id')} to expire")
-    response = money.execute(quote["id"])
+    quotes.wait_past(quote, what=f"quote {quote.get('id')} to expire")
+    response = quotes.execute(quote["id"])
     check(
         400 <= response.status < 500 and error_code(response) == "QUOTE_EXPIRED",
         ERRORS_CLAUSE,
@@ -82,7 +84,7 @@ def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, s
         observed=(response.status, error_code(response) or response.content[:200]),
         exchange=response.exchange,
     )
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         after == before,
         ERRORS_CLAUSE,
@@ -90,7 +92,7 @@ def test_an_expired_quote_is_not_executed(money, quote_left_to_expire, client, s
         expected=before,
         observed=after,
     )
-    transaction = money.transaction(wallet.customer_id, quote["transactionId"])
+    transaction = transaction_history.transaction(wallet.customer_id, quote["transactionId"])
     check(
         transaction is None or transaction.get("status") not in ("PROCESSING", "COMPLETED"),
         CLAUSE,

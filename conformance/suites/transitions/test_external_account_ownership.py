@@ -34,17 +34,17 @@ SMALL = 10_000  # 100.00 USD
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
 @pytest.mark.requirement("EXTERNAL-ACCOUNT-PENDING-USABLE")
 def test_an_account_pending_ownership_verification_receives_a_small_payout(
-    money, ownership, wallet, advisory
+    quotes, transaction_history, ownership, wallet, advisory
 ):
     account = ownership.pending_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
-    response = money.create_quote(
+    response = quotes.create_quote(
         {
             "source": {"sourceType": "ACCOUNT", "accountId": source},
             "destination": {"destinationType": "ACCOUNT", "accountId": account["id"]},
@@ -59,8 +59,8 @@ def test_an_account_pending_ownership_verification_receives_a_small_payout(
         "transfers below regulatory thresholds: a quote paying it 100.00 USD is created",
         status=(200, 201),
     )
-    executed = money.execute_ok(quote["id"])
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    executed = quotes.execute_ok(quote["id"])
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("status") == "COMPLETED",
         CLAUSE,

@@ -29,26 +29,30 @@ USDC_AMOUNT = 10_000_000
     ("status", "hook"), [("FROZEN", FREEZE_HOOK), ("CLOSED", CLOSE_HOOK)], ids=["FROZEN", "CLOSED"]
 )
 @pytest.mark.requirement("INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT")
-def test_a_frozen_or_closed_account_neither_sends_nor_receives(money, adapter, status, hook):
-    wallet = money.wallet()
+def test_a_frozen_or_closed_account_neither_sends_nor_receives(
+    funding, quotes, transaction_history, adapter, status, hook
+):
+    wallet = funding.wallet()
     customer_id = wallet.customer_id
     inactive, external = wallet.corridor().source_id, wallet.corridor().destination_id
-    other = money.active_account(customer_id, "USDC", "INTERNAL_CRYPTO")["id"]
-    money.fund_ok(other, 10 * USDC_AMOUNT)
+    other = funding.active_account(customer_id, "USDC", "INTERNAL_CRYPTO")["id"]
+    funding.fund_ok(other, 10 * USDC_AMOUNT)
     change_state(adapter, hook, inactive)
-    expect_status(money, customer_id, inactive, status, f"the account reads back {status}")
-    before = {a: money.account_balances(customer_id, a) for a in (inactive, other)}
-    sent = attempt_payment(money, inactive, external)
+    expect_status(funding, customer_id, inactive, status, f"the account reads back {status}")
+    before = {a: funding.account_balances(customer_id, a) for a in (inactive, other)}
+    sent = attempt_payment(quotes, inactive, external)
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         customer_id,
         before,
         f"a {status} account cannot send: a transfer from it moves nothing",
         sent,
     )
-    received = attempt_payment(money, other, inactive, USDC_AMOUNT)
+    received = attempt_payment(quotes, other, inactive, USDC_AMOUNT)
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         customer_id,
         before,
         f"a {status} account cannot receive: a transfer into it from another account of "

@@ -35,11 +35,11 @@ DEPOSIT = 4_321
 
 @pytest.mark.requirement("REFUND-INCOMING-EVENTS")
 def test_a_returned_incoming_deposit_is_refunded_with_its_events(
-    money, adapter, resource_events, profile
+    money_customers, funding, adapter, resource_events, profile
 ):
-    customer = money.approved_customer(["USD"])
-    account = money.active_account(customer["id"], "USD")
-    before = money.account_balances(customer["id"], account["id"])
+    customer = money_customers.approved_customer(["USD"])
+    account = funding.active_account(customer["id"], "USD")
+    before = funding.account_balances(customer["id"], account["id"])
     transaction = returned_deposit(adapter, account["id"], DEPOSIT)
     events = refund_events(resource_events, transaction["id"])
     kinds = [e.event_type for e in sorted(events, key=lambda e: e.timestamp or 0)]
@@ -53,7 +53,7 @@ def test_a_returned_incoming_deposit_is_refunded_with_its_events(
     kept = 0 if kinds[-1] == COMPLETED else DEPOSIT
     deadline = time.monotonic() + profile.webhook_timeout
     while True:
-        after = money.account_balances(customer["id"], account["id"])
+        after = funding.account_balances(customer["id"], account["id"])
         if after.total - before.total == kept or time.monotonic() >= deadline:
             break
         time.sleep(0.1)

@@ -30,42 +30,47 @@ pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 AMOUNT = 5_000
 
 
-def _quoted_then_changed(money, adapter, hook, status, why):
+def _quoted_then_changed(funding, quotes, adapter, hook, status, why):
     """Quote from a funded ACTIVE account, move the account to ``status`` through
     ``hook``, check it reads so, then execute the earlier quote. Returns the wallet, the
     account, the quote's destination, the balances before execute and execute's answer."""
-    wallet = money.wallet()
+    wallet = funding.wallet()
     source, destination = wallet.corridor().source_id, wallet.corridor().destination_id
-    earlier = money.quote(quote_body(source, destination, amount=AMOUNT))
+    earlier = quotes.quote(quote_body(source, destination, amount=AMOUNT))
     change_state(adapter, hook, source)
-    expect_status(money, wallet.customer_id, source, status, why)
-    before = {source: money.account_balances(wallet.customer_id, source)}
-    return wallet, source, destination, before, money.execute(earlier["id"])
+    expect_status(funding, wallet.customer_id, source, status, why)
+    before = {source: funding.account_balances(wallet.customer_id, source)}
+    return wallet, source, destination, before, quotes.execute(earlier["id"])
 
 
 @needs_adapter_hook(FREEZE_HOOK)
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(money, adapter):
+def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(
+    funding, quotes, transaction_history, adapter
+):
     wallet, source, destination, before, answered = _quoted_then_changed(
-        money,
+        funding,
+        quotes,
         adapter,
         FREEZE_HOOK,
         "FROZEN",
         "an ACTIVE internal account becomes FROZEN on a compliance or fraud signal",
     )
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         wallet.customer_id,
         before,
         "payments are blocked while an account is FROZEN: a quote made before the freeze "
         "does not debit it",
         answered=answered,
     )
-    attempt = attempt_payment(money, source, destination, AMOUNT)
+    attempt = attempt_payment(quotes, source, destination, AMOUNT)
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         wallet.customer_id,
         before,
         "a FROZEN account cannot send: a new transfer from it moves nothing",
@@ -77,24 +82,29 @@ def test_a_frozen_account_reads_frozen_and_its_payments_are_blocked(money, adapt
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(money, adapter):
+def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(
+    funding, quotes, transaction_history, adapter
+):
     wallet, source, _, before, answered = _quoted_then_changed(
-        money,
+        funding,
+        quotes,
         adapter,
         CLOSE_HOOK,
         "CLOSED",
         "an ACTIVE internal account whose customer initiates closing becomes CLOSED",
     )
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         wallet.customer_id,
         before,
         "a CLOSED account cannot send: a quote made before closing does not debit it",
         answered=answered,
     )
-    funded = money.fund(source, AMOUNT)
+    funded = funding.fund(source, AMOUNT)
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         wallet.customer_id,
         before,
         "a CLOSED account cannot receive: funding it credits nothing",
@@ -106,10 +116,14 @@ def test_a_closed_account_reads_closed_and_neither_sends_nor_receives(money, ada
 @pytest.mark.requirement(
     "INTERNAL-ACCOUNT-PENDING-TO-FAILED", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(money, adapter):
+def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(
+    money_customers, funding, transaction_history, adapter
+):
     """A business (never resolved at creation) lists PENDING accounts until approved."""
-    business = money.onboarding.business("004", **money.customer_fields(["USD"], terms=True))
-    pending = [a for a in money.internal_accounts(business["id"]) if a.get("status") == "PENDING"]
+    business = money_customers.onboarding.business(
+        "004", **money_customers.customer_fields(["USD"], terms=True)
+    )
+    pending = [a for a in funding.internal_accounts(business["id"]) if a.get("status") == "PENDING"]
     if not pending:
         pytest.skip(
             "the target lists no PENDING internal account for a new business, so none can "
@@ -118,17 +132,18 @@ def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(m
     account_id = pending[0]["id"]
     change_state(adapter, FAIL_PROVISIONING_HOOK, account_id)
     expect_status(
-        money,
+        funding,
         business["id"],
         account_id,
         "FAILED",
         "a PENDING internal account whose underlying account cannot be created becomes FAILED",
     )
-    money.decide(business)  # approved: what still blocks the account is its own state
-    before = {account_id: money.account_balances(business["id"], account_id)}
-    funded = money.fund(account_id, AMOUNT)
+    money_customers.decide(business)  # approved: what still blocks the account is its own state
+    before = {account_id: funding.account_balances(business["id"], account_id)}
+    funded = funding.fund(account_id, AMOUNT)
     expect_nothing_moved(
-        money,
+        funding,
+        transaction_history,
         business["id"],
         before,
         "a FAILED account cannot receive, even once its customer is approved: funding it "

@@ -23,17 +23,19 @@ VERIFICATION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 
 
 @pytest.mark.requirement("INTERNAL-ACCOUNT-PENDING-TO-ACTIVE")
-def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
+def test_accounts_of_a_customer_become_active_once_provisioned(money_customers, funding, advisory):
     """A business (never resolved at creation) is listed, then approved (suffix 004)."""
-    business = money.onboarding.business("004", **money.customer_fields(["USD"], terms=True))
-    early = money.internal_accounts(business["id"])
+    business = money_customers.onboarding.business(
+        "004", **money_customers.customer_fields(["USD"], terms=True)
+    )
+    early = funding.internal_accounts(business["id"])
     pending = [a["id"] for a in early if a.get("status") == "PENDING"]
     if not pending:
         advisory(
             f"{CLAUSE}: no PENDING account was listed for a new business "
             f"(listed: {[(a.get('id'), a.get('status')) for a in early]})"
         )
-    status = money.decide(business)
+    status = money_customers.decide(business)
     check(
         status == "APPROVED",
         clauses.SANDBOX_BEHAVIOURS,
@@ -42,8 +44,8 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
         expected="APPROVED",
         observed=status,
     )
-    money.active_account(business["id"], "USD")  # fails if a PENDING one never activates
-    later = {a["id"]: a.get("status") for a in money.internal_accounts(business["id"])}
+    funding.active_account(business["id"], "USD")  # fails if a PENDING one never activates
+    later = {a["id"]: a.get("status") for a in funding.internal_accounts(business["id"])}
     still = {i: later.get(i) for i in pending if later.get(i) == "PENDING"}
     check(
         not still,
@@ -57,9 +59,11 @@ def test_accounts_of_a_customer_become_active_once_provisioned(money, advisory):
 @pytest.mark.requirement(
     "KYC-PENDING-BLOCKS-MONEY", "KYC-PENDING-ALLOWS-SETUP", "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"
 )
-def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, advisory):
-    customer = money.pending_customer()
-    response = money.create_external(customer["id"], "USD", "40012345000")
+def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(
+    money_customers, external_accounts, funding, quotes, advisory
+):
+    customer = money_customers.pending_customer()
+    response = external_accounts.create_external(customer["id"], "USD", "40012345000")
     check(
         response.status in (200, 201),
         VERIFICATION_CLAUSE,
@@ -69,14 +73,14 @@ def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, adviso
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
     )
-    accounts = money.internal_accounts(customer["id"])
+    accounts = funding.internal_accounts(customer["id"])
     if not accounts:
         advisory(f"{VERIFICATION_CLAUSE}: the PENDING customer has no internal account to fund")
         return
     for account in accounts:
-        before = money.balances(account)
-        funded = money.fund(account["id"], 10_000)
-        after = money.account_balances(customer["id"], account["id"])
+        before = funding.balances(account)
+        funded = funding.fund(account["id"], 10_000)
+        after = funding.account_balances(customer["id"], account["id"])
         inactive = account.get("status") in ("PENDING", "CLOSED", "FROZEN", "FAILED")
         check(
             after == before,
@@ -93,8 +97,8 @@ def test_a_pending_customer_may_set_up_accounts_but_moves_no_money(money, adviso
                 f"{funded.status} (balances unchanged)"
             )
         destination = response.json.get("id")
-        quoted = money.create_quote(quote_body(account["id"], destination, amount=1_000))
-        executed = money.execute(quoted.json["id"]) if quoted.status in (200, 201) else None
+        quoted = quotes.create_quote(quote_body(account["id"], destination, amount=1_000))
+        executed = quotes.execute(quoted.json["id"]) if quoted.status in (200, 201) else None
         check(
             executed is None or not 200 <= executed.status < 300,
             VERIFICATION_CLAUSE,

@@ -19,9 +19,11 @@ pytestmark = [
 
 
 @pytest.mark.requirement("INVITATION-CLAIMED")
-def test_a_claimed_invitation_is_claimed_with_the_invitees_uma_address(invitations, money):
-    inviter = money.approved_customer(["USD"])
-    invitee = money.approved_customer(["USD"])
+def test_a_claimed_invitation_is_claimed_with_the_invitees_uma_address(
+    invitations, money_customers
+):
+    inviter = money_customers.approved_customer(["USD"])
+    invitee = money_customers.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     check(
         invitation.get("status") == "PENDING",

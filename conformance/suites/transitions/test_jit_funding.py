@@ -22,15 +22,17 @@ CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 RULE = clauses.QUOTES_ENDPOINTS + " — rule 2"
 
 
-def destination_balance(money, jit):
-    return money.account_balances(jit.customer_id, jit.destination_id).available
+def destination_balance(funding, jit):
+    return funding.account_balances(jit.customer_id, jit.destination_id).available
 
 
 @pytest.mark.requirement("FUNDING-JIT-AUTO-EXECUTE")
-def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(money, transfers):
+def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(
+    funding, transaction_history, transfers
+):
     jit = transfers.just_in_time("USD")
     transfers.send_ok(jit.quote_id, "USD")
-    settled = money.settled(jit.customer_id, jit.transaction_id)
+    settled = transaction_history.settled(jit.customer_id, jit.transaction_id)
     check(
         settled.get("status") == "COMPLETED",
         CLAUSE,
@@ -39,7 +41,7 @@ def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(money, 
         expected="COMPLETED",
         observed=(settled.get("status"), settled.get("failureReason")),
     )
-    credited = destination_balance(money, jit)
+    credited = destination_balance(funding, jit)
     check(
         credited == jit.quote.get("totalReceivingAmount"),
         CLAUSE,
@@ -50,19 +52,21 @@ def test_a_just_in_time_quote_executes_when_paid_without_an_execute_call(money, 
 
 
 @pytest.mark.requirement("FUNDING-JIT-NOT-EXECUTED-BY-ENDPOINT")
-def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(money, transfers, advisory):
+def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(
+    funding, quotes, transaction_history, transfers, advisory
+):
     """Every sign of execution the interface states is read, not one: the execute answer
     (§4: an executed quote is answered PROCESSING), the quote read back, its transaction
     (§3: PENDING then PROCESSING once executed) and both balances of the destination. A
     2xx answer that executes nothing is only an advisory."""
     jit = transfers.just_in_time("USD")
-    response = money.execute(jit.quote_id)
+    response = quotes.execute(jit.quote_id)
     answered = response.json if 200 <= response.status < 300 and response.is_json else {}
     if 200 <= response.status < 300:
         advisory(f"{RULE}: execute on a just-in-time quote answered {response.status}")
     quote = transfers.quote_now(jit.quote_id)
-    transaction = money.transaction(jit.customer_id, jit.transaction_id) or {}
-    balances = money.account_balances(jit.customer_id, jit.destination_id)
+    transaction = transaction_history.transaction(jit.customer_id, jit.transaction_id) or {}
+    balances = funding.account_balances(jit.customer_id, jit.destination_id)
     executed = ("PROCESSING", "COMPLETED")
     observed = {
         "execute answer": (response.status, answered.get("status")),
@@ -92,21 +96,23 @@ def test_the_execute_endpoint_does_not_execute_a_just_in_time_quote(money, trans
 
 @pytest.mark.requirement("FUNDING-JIT-REFERENCE")
 @needs_adapter_hook(hookspecs.pytest_conformance_pay_instructions)
-def test_only_a_payment_with_the_exact_reference_executes_the_quote(money, transfers):
+def test_only_a_payment_with_the_exact_reference_executes_the_quote(
+    funding, transaction_history, transfers
+):
     jit = transfers.just_in_time("USD")
     reference = reference_of(jit.quote) or ""
     transfers.pay_instructions(jit.quote, reference + "X9", "USD")
     quote = transfers.quote_now(jit.quote_id)
     check(
-        quote.get("status") == "PENDING" and destination_balance(money, jit) == 0,
+        quote.get("status") == "PENDING" and destination_balance(funding, jit) == 0,
         RULE,
         "a payment whose reference differs from the instructions' does not execute the "
         "just-in-time quote",
         expected=("PENDING", 0),
-        observed=(quote.get("status"), destination_balance(money, jit)),
+        observed=(quote.get("status"), destination_balance(funding, jit)),
     )
     transfers.pay_instructions(jit.quote, reference, "USD")
-    settled = money.settled(jit.customer_id, jit.transaction_id)
+    settled = transaction_history.settled(jit.customer_id, jit.transaction_id)
     check(
         settled.get("status") == "COMPLETED",
         RULE,

@@ -34,11 +34,15 @@ STEPS = 8
     "SANDBOX-FUND-INTERNAL-ACCOUNT",
     "FEES-FIXED-FOR-QUOTE-LIFE",
 )
-def test_money_is_conserved_through_funding_payments_and_refunds(money):
+def test_money_is_conserved_through_funding_payments_and_refunds(
+    money_customers, external_accounts, funding, quotes, transaction_history
+):
     # No shrinking: every replay moves real money on the target; the failing steps are
     # reported as generated.
     run_state_machine_as_test(
-        conservation_machine(money),
+        conservation_machine(
+            money_customers, funding, external_accounts, quotes, transaction_history
+        ),
         settings=settings(
             stateful_step_count=STEPS, phases=(Phase.explicit, Phase.reuse, Phase.generate)
         ),

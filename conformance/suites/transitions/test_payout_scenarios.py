@@ -16,7 +16,7 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.failures import check
-from conformance.payments.money import refund_outcome
+from conformance.payments.transaction_history import refund_outcome
 
 pytestmark = [pytest.mark.resource("Transaction"), pytest.mark.writes]
 
@@ -26,21 +26,21 @@ NAME_SUFFIXES = ("100", "101", "102")
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(("USD",))
+def wallet(funding):
+    return funding.wallet(("USD",))
 
 
-def _reconciled(money, wallet, before, transactions):
+def _reconciled(funding, profile, wallet, before, transactions):
     """The source lost exactly what COMPLETED transactions sent (FAILED ones refunded)."""
     __tracebackhide__ = True
-    status_name = money.name("refund_status")
+    status_name = profile.field_name("refund_status")
     kept = sum(
         t["sentAmount"]["amount"] if isinstance(t.get("sentAmount"), dict) else 0
         for t in transactions
         if t.get("status") == "COMPLETED"
         or (t.get("status") == "FAILED" and refund_outcome(t, status_name) == "FAILED")
     )
-    after = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
+    after = funding.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     check(
         before.total - after.total == kept,
         clauses.TRANSACTION,
@@ -53,12 +53,14 @@ def _reconciled(money, wallet, before, transactions):
 
 @pytest.mark.starts_early("slow_payout_under_way")
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT")
-def test_a_slow_payment_to_a_003_identifier_still_settles(money, slow_payout_under_way, advisory):
+def test_a_slow_payment_to_a_003_identifier_still_settles(
+    funding, transaction_history, profile, slow_payout_under_way, advisory
+):
     """The payout is executed when the run starts and this test runs last, so the wait for
     it to settle overlaps with the rest of the run."""
     payout = slow_payout_under_way
     wallet, executed, early = payout["wallet"], payout["executed"], payout["early"]
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     advisory(
         f"{CLAUSE}: a payout to an identifier ending in 003 was {early.get('status')} right "
         f"after execute and {transaction.get('status')} when checked "
@@ -70,17 +72,19 @@ def test_a_slow_payment_to_a_003_identifier_still_settles(money, slow_payout_und
         "a slow payment (003) is not a timeout: it settles, COMPLETED or FAILED",
         observed=transaction.get("status"),
     )
-    _reconciled(money, wallet, payout["before"], [transaction])
+    _reconciled(funding, profile, wallet, payout["before"], [transaction])
 
 
 @pytest.mark.requirement("SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON")
-def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, advisory):
-    before = money.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
+def test_beneficiary_name_outcomes_end_in_a_stated_state(
+    external_accounts, funding, quotes, transaction_history, profile, wallet, advisory
+):
+    before = funding.account_balances(wallet.customer_id, wallet.sources["USD"]["id"])
     settled = []
     for suffix in NAME_SUFFIXES:
-        destination = money.external_account(wallet.customer_id, suffix=suffix)
-        executed = money.pay(wallet.sources["USD"]["id"], destination["id"], AMOUNT)
-        transaction = money.settled(wallet.customer_id, executed["transactionId"])
+        destination = external_accounts.external_account(wallet.customer_id, suffix=suffix)
+        executed = quotes.pay(wallet.sources["USD"]["id"], destination["id"], AMOUNT)
+        transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
         status, reason = transaction.get("status"), transaction.get("failureReason")
         advisory(f"{CLAUSE}: beneficiary-name scenario {suffix} ended {status} ({reason})")
         check(
@@ -90,4 +94,4 @@ def test_beneficiary_name_outcomes_end_in_a_stated_state(money, wallet, advisory
             observed={"status": status, "failureReason": reason},
         )
         settled.append(transaction)
-    _reconciled(money, wallet, before, settled)
+    _reconciled(funding, profile, wallet, before, settled)

@@ -27,12 +27,14 @@ AMOUNT = 15_000
 
 
 @pytest.mark.requirement("QUOTE-IMMEDIATE-EXECUTE-COMPLETED", "QUOTE-EXECUTE-PROCESSING")
-def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
-    customer = money.approved_customer(("USD",))
-    destination = money.active_account(customer["id"], "USD")["id"]
-    pulled = money.external_account(customer["id"], "USD")["id"]
+def test_a_pull_source_executes_like_a_prefunded_one(
+    money_customers, external_accounts, funding, quotes, transaction_history, advisory
+):
+    customer = money_customers.approved_customer(("USD",))
+    destination = funding.active_account(customer["id"], "USD")["id"]
+    pulled = external_accounts.external_account(customer["id"], "USD")["id"]
     body = quote_body(pulled, destination, amount=AMOUNT, immediatelyExecute=True)
-    response = money.create_quote(body)
+    response = quotes.create_quote(body)
     if response.status == 400:
         pytest.skip(
             "the target refused a US bank account as a pull source (which external accounts "
@@ -48,8 +50,8 @@ def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
         observed=(response.status, immediate.get("status")),
         exchange=response.exchange,
     )
-    quote = money.quote(quote_body(pulled, destination, amount=AMOUNT))
-    executed = money.execute_ok(quote["id"])
+    quote = quotes.quote(quote_body(pulled, destination, amount=AMOUNT))
+    executed = quotes.execute_ok(quote["id"])
     check(
         executed.get("status") in ("PROCESSING", "COMPLETED")
         and executed.get("transactionId") == quote.get("transactionId"),
@@ -62,8 +64,8 @@ def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
     if executed.get("status") == "COMPLETED":
         advisory(f"{CLAUSE}: execute answered the pull-source quote COMPLETED")
     for transaction_id in (immediate.get("transactionId"), quote.get("transactionId")):
-        money.completed(customer["id"], str(transaction_id))
-    credited = money.account_balances(customer["id"], destination).available
+        transaction_history.completed(customer["id"], str(transaction_id))
+    credited = funding.account_balances(customer["id"], destination).available
     expected = int(immediate.get("totalReceivingAmount") or 0) + int(
         quote.get("totalReceivingAmount") or 0
     )
@@ -76,10 +78,10 @@ def test_a_pull_source_executes_like_a_prefunded_one(money, advisory):
     )
 
 
-def _pull(money, customer_id, destination, source):
+def _pull(quotes, customer_id, destination, source):
     """Quote and execute a pull from ``source`` into ``destination``; skips when the
     target refuses the external account as a pull source."""
-    response = money.create_quote(quote_body(source["id"], destination, amount=AMOUNT))
+    response = quotes.create_quote(quote_body(source["id"], destination, amount=AMOUNT))
     if response.status == 400:
         pytest.skip(
             "the target refused a US bank account as a pull source (which external accounts "
@@ -91,7 +93,7 @@ def _pull(money, customer_id, destination, source):
         "POST /quotes from a pullable external account to an internal account creates the Quote",
         status=(200, 201),
     )
-    return money.execute_ok(quote["id"])
+    return quotes.execute_ok(quote["id"])
 
 
 def _final(transaction):
@@ -101,16 +103,20 @@ def _final(transaction):
 @pytest.mark.requirement(
     "SANDBOX-TIMEOUT-005", "SANDBOX-INSTANT-SETTLEMENT", "TRANSACTION-FAILURE-REASON"
 )
-def test_a_pull_sources_suffix_selects_its_scenario(money):
+def test_a_pull_sources_suffix_selects_its_scenario(
+    money_customers, external_accounts, funding, quotes, transaction_history
+):
     """§4 Sandbox behaviours: the last digits select the scenario "whenever the account is a
     pull source or payout destination". A pull from the adapter's failing identifier fails
     with a failureReason and moves no money; a pull from one ending in 005 does not settle
     at once, while an ordinary pull next to it does."""
-    customer = money.approved_customer(("USD",))
+    customer = money_customers.approved_customer(("USD",))
     customer_id = customer["id"]
-    destination = money.active_account(customer_id, "USD")["id"]
-    failing = _pull(money, customer_id, destination, money.failing_external_account(customer_id))
-    failed = money.wait_for_transaction(
+    destination = funding.active_account(customer_id, "USD")["id"]
+    failing = _pull(
+        quotes, customer_id, destination, external_accounts.failing_external_account(customer_id)
+    )
+    failed = transaction_history.wait_for_transaction(
         customer_id,
         failing["transactionId"],
         _final,
@@ -125,7 +131,7 @@ def test_a_pull_sources_suffix_selects_its_scenario(money):
         expected="FAILED with failureReason",
         observed={k: failed.get(k) for k in ("status", "failureReason")},
     )
-    balances = money.account_balances(customer_id, destination)
+    balances = funding.account_balances(customer_id, destination)
     check(
         (balances.available, balances.total) == (0, 0),
         SANDBOX_CLAUSE,
@@ -133,17 +139,21 @@ def test_a_pull_sources_suffix_selects_its_scenario(money):
         expected={"available": 0, "total": 0},
         observed={"available": balances.available, "total": balances.total},
     )
-    timeout = money.external_account(customer_id, suffix="005")
-    stuck = _pull(money, customer_id, destination, timeout)
-    ordinary = _pull(money, customer_id, destination, money.external_account(customer_id))
-    money.wait_for_transaction(
+    timeout = external_accounts.external_account(customer_id, suffix="005")
+    stuck = _pull(quotes, customer_id, destination, timeout)
+    ordinary = _pull(
+        quotes, customer_id, destination, external_accounts.external_account(customer_id)
+    )
+    transaction_history.wait_for_transaction(
         customer_id,
         ordinary["transactionId"],
         _final,
         why="in the sandbox every transfer settles at once (§4 Sandbox behaviours): an ordinary "
         "pull ends COMPLETED or FAILED",
     )
-    status = (money.transaction(customer_id, stuck["transactionId"]) or {}).get("status")
+    status = (transaction_history.transaction(customer_id, stuck["transactionId"]) or {}).get(
+        "status"
+    )
     check(
         status not in ("COMPLETED", "FAILED"),
         SANDBOX_CLAUSE,

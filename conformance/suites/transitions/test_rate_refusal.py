@@ -24,21 +24,21 @@ AMOUNT = 30_000
 
 
 @pytest.fixture(scope="module")
-def wallet(money):
-    return money.wallet(money.currencies())
+def wallet(money_customers, funding):
+    return funding.wallet(money_customers.currencies())
 
 
 @needs_adapter_hook(REFUSE_RATE_HOOK)
 @pytest.mark.requirement("QUOTE-RATE-UNAVAILABLE-NOTHING-EXCHANGED")
 def test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers(
-    money, wallet, adapter, payment_events
+    funding, quotes, transaction_history, wallet, adapter, payment_events
 ):
     corridor = wallet.corridors()[-1]
-    before = money.account_balances(wallet.customer_id, corridor.source_id)
-    quote = money.quote(corridor.body("SENDING", AMOUNT))
+    before = funding.account_balances(wallet.customer_id, corridor.source_id)
+    quote = quotes.quote(corridor.body("SENDING", AMOUNT))
     refuse_rate(adapter, quote["id"])
-    answer = money.execute(quote["id"])
-    after = money.account_balances(wallet.customer_id, corridor.source_id)
+    answer = quotes.execute(quote["id"])
+    after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
         after == before,
         CLAUSE,
@@ -48,21 +48,21 @@ def test_a_refused_rate_exchanges_nothing_and_a_new_quote_recovers(
         observed={"balances": after, "execute answered": answer.status},
         exchange=answer.exchange,
     )
-    refused = money.transaction(wallet.customer_id, quote["transactionId"])
+    refused = transaction_history.transaction(wallet.customer_id, quote["transactionId"])
     check(
         refused is None or refused.get("status") not in ("PROCESSING", "COMPLETED"),
         CLAUSE,
         "a quote whose rate is refused carries no money: its transaction is not processed",
         observed=None if refused is None else refused.get("status"),
     )
-    recovery = money.pay(corridor.source_id, corridor.destination_id, AMOUNT)
+    recovery = quotes.pay(corridor.source_id, corridor.destination_id, AMOUNT)
     check(
         recovery.get("transactionId") != quote["transactionId"],
         CLAUSE,
         "a new quote is the recovery from a refused rate: it carries its own transaction",
         observed=recovery.get("transactionId"),
     )
-    money.completed(wallet.customer_id, recovery["transactionId"])
+    transaction_history.completed(wallet.customer_id, recovery["transactionId"])
     payment_events.wait(
         recovery["transactionId"],
         ["COMPLETED"],

@@ -27,7 +27,7 @@ def wallet(sca):
 @pytest.mark.requirement("QUOTE-EXECUTE-SCA-CHALLENGE")
 def test_executing_for_an_sca_customer_asks_for_authorization(sca, wallet):
     source = wallet.sources["EUR"]["id"]
-    before = sca.money.account_balances(wallet.customer_id, source)
+    before = sca.funding.account_balances(wallet.customer_id, source)
     quote = sca.challenged(wallet)
     sca.released_nothing(wallet, quote, before)
 
@@ -35,9 +35,9 @@ def test_executing_for_an_sca_customer_asks_for_authorization(sca, wallet):
 @pytest.mark.requirement("QUOTE-EXECUTE-SCA-409")
 def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet):
     source = wallet.sources["EUR"]["id"]
-    before = sca.money.account_balances(wallet.customer_id, source)
+    before = sca.funding.account_balances(wallet.customer_id, source)
     quote = sca.challenged(wallet)
-    again = sca.money.execute(quote["id"])
+    again = sca.quotes.execute(quote["id"])
     check(
         again.status == 409,
         CLAUSE,
@@ -54,10 +54,9 @@ def test_execute_again_while_awaiting_authorization_answers_409(sca, wallet):
 def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
     sca, wallet, payment_events
 ):
-    money = sca.money
     source = wallet.sources["EUR"]["id"]
     sca.login_ok(wallet.customer_id)
-    before = money.account_balances(wallet.customer_id, source)
+    before = sca.funding.account_balances(wallet.customer_id, source)
     quote = sca.challenged(wallet, destination="USD")  # conversion and payout
     answers = sca.authorize_all(wallet.customer_id, quote)
     seen = [challenge_of(quote)] + [challenge_of(a) for a in answers[:-1]]
@@ -69,8 +68,8 @@ def test_valid_proofs_authorize_each_challenge_then_the_transfer_moves_once(
         "quote carries the next challenge to authorize",
         observed=[(a.get("status"), challenge_of(a)) for a in answers],
     )
-    transaction = money.completed(wallet.customer_id, quote["transactionId"])
-    after = money.account_balances(wallet.customer_id, source)
+    transaction = sca.history.completed(wallet.customer_id, quote["transactionId"])
+    after = sca.funding.account_balances(wallet.customer_id, source)
     check(
         before.total - after.total == quote["totalSendingAmount"],
         CLAUSE,
@@ -96,10 +95,9 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
     header, or the time since the quote's creation), bounded by that instant plus a margin;
     the challenge is made when the run starts and this test runs last, so the wait overlaps
     with the rest of the run (the embedded sandbox's quotes live 3 s)."""
-    money = sca.money
     wallet, quote = challenge_left_to_expire
     challenge = challenge_of(quote) or {}
-    money.wait_past(
+    sca.quotes.wait_past(
         {
             "id": quote.get("id"),
             "createdAt": quote.get("createdAt"),
@@ -108,7 +106,7 @@ def test_an_expired_challenge_fails_the_transfer_with_sca_not_completed(
         what=f"the SCA challenge of quote {quote.get('id')} to expire",
         limit_clause=None,  # a challenge's lifetime is not shown
     )
-    transaction = money.wait_for_transaction(
+    transaction = sca.history.wait_for_transaction(
         wallet.customer_id,
         quote["transactionId"],
         lambda t: t.get("status") in ("FAILED", "COMPLETED", "EXPIRED"),

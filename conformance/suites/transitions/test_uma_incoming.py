@@ -23,9 +23,11 @@ AMOUNT = 12_345
 
 
 @pytest.mark.requirement("UMA-INCOMING-PAYMENT")
-def test_an_incoming_uma_payment_creates_an_incoming_transaction(money, transfers, adapter):
-    customer = money.approved_customer(("USD",))
-    account = money.active_account(customer["id"], "USD")
+def test_an_incoming_uma_payment_creates_an_incoming_transaction(
+    money_customers, funding, transaction_history, transfers, adapter
+):
+    customer = money_customers.approved_customer(("USD",))
+    account = funding.active_account(customer["id"], "USD")
     adapter.call(
         hookspecs.pytest_conformance_simulate_incoming_uma_payment,
         account_id=account["id"],
@@ -39,5 +41,5 @@ def test_an_incoming_uma_payment_creates_an_incoming_transaction(money, transfer
         "an incoming UMA payment to a customer creates an incoming transaction for that "
         "customer (listed by GET /transactions?customerId=)",
         expected=f"a transaction receiving {AMOUNT}, not OUTGOING/DEBIT",
-        observed=money.transactions(customer["id"]),
+        observed=transaction_history.transactions(customer["id"]),
     )

@@ -17,15 +17,17 @@ AMOUNT = 20_000
 
 
 @pytest.mark.requirement("SANDBOX-SCENARIO-DOMAIN-IDENTIFIER")
-def test_digits_at_the_end_of_the_username_part_select_the_scenario(money, transfers):
-    wallet = money.wallet(("USD",))
+def test_digits_at_the_end_of_the_username_part_select_the_scenario(
+    funding, quotes, transaction_history, transfers
+):
+    wallet = funding.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
-    slow = money.quote(transfers.uma_body(source, transfers.uma_address("005"), AMOUNT))
-    ordinary = money.quote(transfers.uma_body(source, transfers.uma_address(), AMOUNT))
-    stuck = money.execute_ok(slow["id"])
-    paid = money.execute_ok(ordinary["id"])
-    money.settled(wallet.customer_id, paid["transactionId"])
-    transaction = money.transaction(wallet.customer_id, stuck["transactionId"])
+    slow = quotes.quote(transfers.uma_body(source, transfers.uma_address("005"), AMOUNT))
+    ordinary = quotes.quote(transfers.uma_body(source, transfers.uma_address(), AMOUNT))
+    stuck = quotes.execute_ok(slow["id"])
+    paid = quotes.execute_ok(ordinary["id"])
+    transaction_history.settled(wallet.customer_id, paid["transactionId"])
+    transaction = transaction_history.transaction(wallet.customer_id, stuck["transactionId"])
     status = (transaction or {}).get("status")
     check(
         status not in ("COMPLETED", "FAILED"),

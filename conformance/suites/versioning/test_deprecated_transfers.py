@@ -35,15 +35,15 @@ def answered_transaction(response, path):
 
 @pytest.mark.requirement("VERSION-DEPRECATED-TRANSFER-ENDPOINTS")
 @needs_adapter_hook(hookspecs.pytest_conformance_transfer_body)
-def test_transfer_out_and_transfer_in_still_move_money(money, transfers):
-    wallet = money.wallet(("USD",))
+def test_transfer_out_and_transfer_in_still_move_money(funding, transaction_history, transfers):
+    wallet = funding.wallet(("USD",))
     source = wallet.sources["USD"]["id"]
     outside = wallet.destinations["USD"]["id"]
-    before = money.account_balances(wallet.customer_id, source).available
+    before = funding.account_balances(wallet.customer_id, source).available
     out = transfers.legacy_transfer("out", source, outside, AMOUNT, "USD")
     sent = answered_transaction(out, "/transfer-out")
-    money.settled(wallet.customer_id, sent["id"])
-    after = money.account_balances(wallet.customer_id, source).available
+    transaction_history.settled(wallet.customer_id, sent["id"])
+    after = funding.account_balances(wallet.customer_id, source).available
     check(
         after < before,
         CLAUSE,
@@ -56,11 +56,13 @@ def test_transfer_out_and_transfer_in_still_move_money(money, transfers):
 
 
 @pytest.mark.requirement("VERSION-DEPRECATED-RECONCILIATION-HASH")
-def test_wallet_transfers_still_report_the_reconciliation_hash(money, transfers):
-    funded = money.wallet(("USD",))
+def test_wallet_transfers_still_report_the_reconciliation_hash(
+    funding, quotes, transaction_history, transfers
+):
+    funded = funding.wallet(("USD",))
     wallet = transfers.wallet_account(funded.customer_id)
-    paid = money.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)
-    transaction = money.completed(funded.customer_id, paid["transactionId"])
+    paid = quotes.pay(funded.sources["USD"]["id"], wallet["id"], AMOUNT)
+    transaction = transaction_history.completed(funded.customer_id, paid["transactionId"])
     instructions = transaction.get("reconciliationInstructions")
     digest = instructions.get("transactionHash") if isinstance(instructions, dict) else None
     check(

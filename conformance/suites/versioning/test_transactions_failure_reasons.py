@@ -20,11 +20,13 @@ REMOVED = ("EXECUTION_FAILED_POST_DEBIT", "SETTLEMENT_FAILED", "TIMEOUT", "MANUA
 
 
 @pytest.mark.requirement("VERSION-REMOVED-FAILURE-REASONS")
-def test_a_failed_payout_reports_no_removed_failure_reason(money):
-    wallet = money.wallet(("USD",))
-    failing = money.failing_external_account(wallet.customer_id)
-    executed = money.pay(wallet.sources["USD"]["id"], failing["id"], 10_000)
-    transaction = money.settled(wallet.customer_id, executed["transactionId"])
+def test_a_failed_payout_reports_no_removed_failure_reason(
+    external_accounts, funding, quotes, transaction_history
+):
+    wallet = funding.wallet(("USD",))
+    failing = external_accounts.failing_external_account(wallet.customer_id)
+    executed = quotes.pay(wallet.sources["USD"]["id"], failing["id"], 10_000)
+    transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     check(
         transaction.get("failureReason") not in REMOVED,
         clauses.VERSIONING,

@@ -23,8 +23,8 @@ pytestmark = [
 @pytest.mark.requirement(
     "EXTERNAL-ACCOUNT-VERIFIED-ACTIVE", "WEBHOOK-ENVELOPE", "WEBHOOK-SIGNATURE"
 )
-def test_ownership_events_are_signed_envelopes(money, ownership, resource_events):
-    customer = money.approved_customer(["USD"])
+def test_ownership_events_are_signed_envelopes(money_customers, ownership, resource_events):
+    customer = money_customers.approved_customer(["USD"])
     account = ownership.pending_account(customer["id"])
     after = resource_events.mark()
     ownership.verified(ownership.prove(account, valid=True), valid=True)

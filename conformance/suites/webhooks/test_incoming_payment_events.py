@@ -20,9 +20,11 @@ pytestmark = [
 @pytest.mark.requirement(
     "REFUND-INCOMING-EVENTS", "WEBHOOK-PAYMENT-DATA-IS-TRANSACTION", "WEBHOOK-SIGNATURE"
 )
-def test_incoming_refund_events_are_signed_transactions_in_order(money, adapter, resource_events):
-    customer = money.approved_customer(["USD"])
-    account = money.active_account(customer["id"], "USD")
+def test_incoming_refund_events_are_signed_transactions_in_order(
+    money_customers, funding, adapter, resource_events
+):
+    customer = money_customers.approved_customer(["USD"])
+    account = funding.active_account(customer["id"], "USD")
     transaction = returned_deposit(adapter, account["id"], 2_500)
     events = refund_events(resource_events, transaction["id"])
     resource_events.check(

@@ -25,9 +25,11 @@ CLAUSE = clauses.EVENTS + " — invitation claimed"
 
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
-def test_claiming_an_invitation_notifies_the_platform(invitations, money, resource_events):
-    inviter = money.approved_customer(["USD"])
-    invitee = money.approved_customer(["USD"])
+def test_claiming_an_invitation_notifies_the_platform(
+    invitations, money_customers, resource_events
+):
+    inviter = money_customers.approved_customer(["USD"])
+    invitee = money_customers.approved_customer(["USD"])
     invitation = invitations.create(inviter["id"])
     mark = resource_events.mark()
     invitations.claim(invitation, invitee["id"])

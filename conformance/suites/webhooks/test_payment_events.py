@@ -26,15 +26,15 @@ FAILED_WALK = ("PROCESSING", "FAILED", "REFUND_PENDING", ("REFUND_COMPLETED", "R
 
 
 @pytest.fixture(scope="module")
-def payments(money):
+def payments(external_accounts, funding, quotes, transaction_history):
     """(transaction id, the events its walk must emit, the walk) for two payments."""
-    wallet = money.wallet(("USD",))
-    failing = money.failing_external_account(wallet.customer_id)
+    wallet = funding.wallet(("USD",))
+    failing = external_accounts.failing_external_account(wallet.customer_id)
     source = wallet.sources["USD"]["id"]
-    paid = money.pay(source, wallet.destinations["USD"]["id"], 30_000)
-    returned = money.pay(source, failing["id"], 30_000)
-    settled = money.completed(wallet.customer_id, paid["transactionId"])
-    money.settled(wallet.customer_id, returned["transactionId"])
+    paid = quotes.pay(source, wallet.destinations["USD"]["id"], 30_000)
+    returned = quotes.pay(source, failing["id"], 30_000)
+    settled = transaction_history.completed(wallet.customer_id, paid["transactionId"])
+    transaction_history.settled(wallet.customer_id, returned["transactionId"])
     return [
         (settled["id"], COMPLETED_WALK, "a payment that settles (PROCESSING, COMPLETED)"),
         (returned["transactionId"], FAILED_WALK, "a failed payout and its automatic refund"),
