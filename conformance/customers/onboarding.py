@@ -34,7 +34,6 @@ __all__ = [
 ]
 
 CUSTOMERS_CLAUSE = clauses.CUSTOMERS_ENDPOINTS
-DOCUMENT_CLAUSE = clauses.DOCUMENT
 IDENTITY_DOCUMENT_TYPES = ("PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID")
 # The interface names no business document type; the reference's choice is the fallback when
 # the target's RESOLVE_ERRORS do not list acceptedDocumentTypes for the business.

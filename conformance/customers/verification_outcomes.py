@@ -32,7 +32,6 @@ __all__ = [
     "NOT_SHOWN",
     "RESOLVES_AT_CREATION",
     "RESOLVES_ON_SUBMISSION",
-    "STAGES",
     "SUFFIXES",
     "Outcome",
     "expected",
@@ -210,6 +209,3 @@ def suffix_class(suffix: str) -> str:
 def expected(kind: str, profile: TargetProfile, stage: str, suffix: str) -> Outcome:
     """The outcome the interface states for a customer type, mode, stage and suffix."""
     return _TABLE[kind, platform_mode(profile), stage, suffix_class(suffix)]
-
-
-STAGES = (CREATION, INCOMPLETE, COMPLETE)

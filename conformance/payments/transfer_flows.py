@@ -29,7 +29,6 @@ from conformance.payments.quotes import QUOTES_CLAUSE, Quotes
 from conformance.payments.transaction_history import TransactionHistory, amount_of
 
 __all__ = [
-    "JIT_CLAUSE",
     "PAY_HOOK",
     "SEND_CLAUSE",
     "TRANSFER_BODY_HOOK",
@@ -41,7 +40,6 @@ __all__ = [
 
 PAY_HOOK = hookspecs.pytest_conformance_pay_instructions
 TRANSFER_BODY_HOOK = hookspecs.pytest_conformance_transfer_body
-JIT_CLAUSE = clauses.QUOTES_ENDPOINTS
 SEND_CLAUSE = clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS + " — POST /sandbox/send"
 ACCOUNT_CLAUSE = clauses.EXTERNAL_ACCOUNT
 UMA_DOMAIN = "uma.conformance.example"
@@ -143,10 +141,6 @@ class Transfers:
         body = self.jit_body(customer["id"], currency, destination["id"], amount)
         quote = self.quotes.quote(body)
         return JustInTime(str(customer["id"]), str(destination["id"]), quote)
-
-    def another_quote(self, jit: JustInTime, currency: str = "USD") -> dict[str, Any]:
-        """Another just-in-time quote for the same customer and destination."""
-        return self.quotes.quote(self.jit_body(jit.customer_id, currency, jit.destination_id))
 
     def send(self, quote_id: str, currency: str, amount: int | None = None) -> ApiResponse:
         """POST /sandbox/send {quoteId, currencyCode, currencyAmount?}."""

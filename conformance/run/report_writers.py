@@ -16,6 +16,9 @@ import pytest
 from conformance.contract.markers import REQUESTS_PROPERTY, item_part
 from conformance.contract.requirements import default_catalogue
 from conformance.exchange.client import TARGET_HEALTH
+from conformance.exchange.evidence import Exchange
+from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds
+from conformance.exchange.target_health import is_throttling
 from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
 from conformance.reporting.exchange_evidence import record as record_exchanges
@@ -68,11 +71,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     if state is None or item_part(item) is None:
         return
     report: pytest.TestReport = outcome.get_result()
+    exchanges = state.log.take() if call.when == "call" or report.failed else []
+    if report.failed and not exchanges and call.excinfo is not None:
+        _count_a_remembered_throttle(call.excinfo.value)
     if TARGET_HEALTH.down is not None:
         report.user_properties.append((TARGET_DOWN_PROPERTY, TARGET_HEALTH.down))
         item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
     if call.when == "call" or (call.when == "setup" and not report.passed):
-        exchanges = state.log.take()
         record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
         _attach_exchanges(exchanges)
@@ -83,6 +88,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
                 (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
             )
     redaction.scrub_report(report)
+
+
+def _count_a_remembered_throttle(failure: BaseException) -> None:
+    """A test that failed on a throttling answer it did not ask for itself (a fixture's
+    failure, which pytest raises again for each test that asks for it) counts as one more
+    throttled answer: it could not proceed either, yet sent nothing the client counts."""
+    exchange = getattr(failure, "exchange", None)
+    if not isinstance(exchange, Exchange) or exchange.status is None:
+        return
+    headers = {name.lower(): value for name, value in exchange.response_headers.items()}
+    retry_after = headers.get("retry-after")
+    if is_throttling(exchange.status, retry_after):
+        TARGET_HEALTH.throttled(
+            f"{exchange.method} {exchange.url}",
+            exchange.status,
+            retry_after_seconds(retry_after),
+            rate_limited=THROTTLE.enabled,
+        )
 
 
 def _attach_exchanges(exchanges: list[Any]) -> None:

@@ -23,7 +23,6 @@ from conformance.wallet.keys import WalletKey
 __all__ = ["SoftAuthenticator", "Tamper", "b64url", "b64url_decode", "browser_credential"]
 
 FLAG_UP = 0x01
-FLAG_UV = 0x04
 FLAG_AT = 0x40
 COSE_ES256 = -7
 AAGUID = bytes(16)

@@ -18,7 +18,6 @@ from conformance.ground.secrets import register_secret
 
 __all__ = [
     "WalletKey",
-    "public_point_hex",
     "verify_der_hex",
 ]
 
@@ -80,10 +79,6 @@ def public_point(key: ec.EllipticCurvePublicKey, *, compressed: bool = False) ->
         else serialization.PublicFormat.UncompressedPoint
     )
     return key.public_bytes(serialization.Encoding.X962, form)
-
-
-def public_point_hex(key: ec.EllipticCurvePublicKey, *, compressed: bool = False) -> str:
-    return public_point(key, compressed=compressed).hex()
 
 
 def verify_der_hex(key: ec.EllipticCurvePublicKey, signature_hex: object, data: bytes) -> bool:

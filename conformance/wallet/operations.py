@@ -37,7 +37,6 @@ __all__ = ["WALLET_TYPE", "WalletOperations"]
 
 WALLET_TYPE = "EMBEDDED_WALLET"
 ACCOUNTS_CLAUSE = clauses.ACCOUNTS_ENDPOINTS
-Forge = dict[str, Callable[[str], Any]]
 
 
 def _body(response: ApiResponse) -> dict[str, Any]:
