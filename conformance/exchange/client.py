@@ -34,6 +34,7 @@ __all__ = [
     "TargetClient",
     "TargetHealth",
     "basic_header",
+    "count_throttling",
 ]
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -164,6 +165,17 @@ class ApiResponse:
             else:
                 return None
         return value
+
+
+def count_throttling(what: str, status: int, retry_after: str | None) -> bool:
+    """Count an answer that only throttled (``is_throttling``) toward the target's health;
+    whether it was one."""
+    if not is_throttling(status, retry_after):
+        return False
+    TARGET_HEALTH.throttled(
+        what, status, retry_after_seconds(retry_after), rate_limited=THROTTLE.enabled
+    )
+    return True
 
 
 class TargetClient:
@@ -336,15 +348,9 @@ class TargetClient:
                 f"({self.timeout:g} s for connect, send, headers and the whole body)",
                 exchange=exchange,
             ) from None
-        retry_after = response.headers.get("retry-after")
-        if is_throttling(response.status_code, retry_after):
-            TARGET_HEALTH.throttled(
-                f"{method} {path}",
-                response.status_code,
-                retry_after_seconds(retry_after),
-                rate_limited=THROTTLE.enabled,
-            )
-        else:
+        if not count_throttling(
+            f"{method} {path}", response.status_code, response.headers.get("retry-after")
+        ):
             TARGET_HEALTH.answered()
         elapsed = (time.monotonic() - started) * 1000
         exchange = exchange_base(

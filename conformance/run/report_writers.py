@@ -15,10 +15,8 @@ import pytest
 
 from conformance.contract.markers import REQUESTS_PROPERTY, item_part
 from conformance.contract.requirements import default_catalogue
-from conformance.exchange.client import TARGET_HEALTH
+from conformance.exchange.client import TARGET_HEALTH, count_throttling
 from conformance.exchange.evidence import Exchange
-from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds
-from conformance.exchange.target_health import is_throttling
 from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
 from conformance.reporting.exchange_evidence import record as record_exchanges
@@ -98,14 +96,9 @@ def _count_a_remembered_throttle(failure: BaseException) -> None:
     if not isinstance(exchange, Exchange) or exchange.status is None:
         return
     headers = {name.lower(): value for name, value in exchange.response_headers.items()}
-    retry_after = headers.get("retry-after")
-    if is_throttling(exchange.status, retry_after):
-        TARGET_HEALTH.throttled(
-            f"{exchange.method} {exchange.url}",
-            exchange.status,
-            retry_after_seconds(retry_after),
-            rate_limited=THROTTLE.enabled,
-        )
+    count_throttling(
+        f"{exchange.method} {exchange.url}", exchange.status, headers.get("retry-after")
+    )
 
 
 def _attach_exchanges(exchanges: list[Any]) -> None:
