@@ -10,8 +10,9 @@ import pytest
 from conformance.exchange.client import ExchangeLog
 from conformance.ground.profile import TargetProfile
 
-if TYPE_CHECKING:  # the embedded module builds sessions: it imports this one
+if TYPE_CHECKING:  # these modules build sessions: they import this one
     from conformance.run.embedded import EmbeddedSandbox
+    from conformance.run.webhook_sink import LaneSink
 
 __all__ = ["STATE_KEY", "SessionState", "session_state"]
 
@@ -22,13 +23,8 @@ class SessionState:
 
     profile: TargetProfile
     log: ExchangeLog = field(default_factory=ExchangeLog)
-    sink_url: str | None = None
-    sink_control_url: str | None = None
-    sink_error: str | None = None
+    sink: LaneSink | None = None  # this lane's webhook sink, once started
     embedded: EmbeddedSandbox | None = None
-    # controller-only resources, stopped at unconfigure
-    sink_server: Any = None
-    registration: Any = None
     # embedded runs under xdist: a session per further sandbox, each with its own sink
     # (``embedded.sandbox_count``); this session is the first
     other_lanes: list[SessionState] = field(default_factory=list)
@@ -47,18 +43,17 @@ class SessionState:
         """What an xdist worker needs to join the session (in memory only)."""
         return {
             "profile": self.profile.to_dict(),
-            "sink_url": self.sink_url,
-            "sink_control_url": self.sink_control_url,
-            "sink_error": self.sink_error,
+            "sink": None if self.sink is None else self.sink.worker_view(),
         }
 
     @classmethod
     def from_worker_input(cls, data: dict[str, Any]) -> SessionState:
+        from conformance.run.webhook_sink import LaneSink  # it imports this module
+
+        view = data["sink"]
         return cls(
             profile=TargetProfile.from_dict(data["profile"]),
-            sink_url=data["sink_url"],
-            sink_control_url=data["sink_control_url"],
-            sink_error=data["sink_error"],
+            sink=None if view is None else LaneSink.from_worker_view(view),
         )
 
 

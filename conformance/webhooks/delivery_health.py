@@ -7,7 +7,7 @@ in a row that timed out while not one authentic delivery (its signature verifies
 profile's key; any delivery when there is no key) reached the sink, from the first of those
 waits to the last. After ``WAITS_IN_A_ROW`` of them:
 
-- in the sandbox, the run asks the target for its TEST event (``sink_check``'s probe). If
+- in the sandbox, the run asks the target for its TEST event (``run/webhook_sink.py``'s probe). If
   an authentic one arrives, deliveries do reach the sink: the waits are the target's own
   failures (events it does not send, or a profile setting that expects other events), and
   the run goes on;

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conformance.exchange.target_health import TARGET_HEALTH
-from conformance.run.sink_check import TestEventProbe
+from conformance.run.webhook_sink import TestEventProbe
 from conformance.webhooks.delivery_health import (
     DeliveryHealth,
     WaitNotMade,
