@@ -22,8 +22,8 @@ from conformance.contract.schemas import SchemaRegistry, default_registry, forma
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
-from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds, send_throttled
-from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, is_throttling
+from conformance.exchange.rate_limit import THROTTLE, send_throttled
+from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
 from conformance.ground.profile import Credentials, TargetProfile
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "TargetClient",
     "TargetHealth",
     "basic_header",
-    "count_throttling",
 ]
 
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -165,17 +164,6 @@ class ApiResponse:
             else:
                 return None
         return value
-
-
-def count_throttling(what: str, status: int, retry_after: str | None) -> bool:
-    """Count an answer that only throttled (``is_throttling``) toward the target's health;
-    whether it was one."""
-    if not is_throttling(status, retry_after):
-        return False
-    TARGET_HEALTH.throttled(
-        what, status, retry_after_seconds(retry_after), rate_limited=THROTTLE.enabled
-    )
-    return True
 
 
 class TargetClient:

@@ -14,12 +14,15 @@ from __future__ import annotations
 import threading
 import time
 
+from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds
+
 __all__ = [
     "DOWN_AFTER_FAILURES",
     "DOWN_AFTER_S",
     "TARGET_HEALTH",
     "THROTTLED_AFTER",
     "TargetHealth",
+    "count_throttling",
     "is_throttling",
     "throttling_problem",
 ]
@@ -143,3 +146,14 @@ class TargetHealth:
 
 
 TARGET_HEALTH = TargetHealth()
+
+
+def count_throttling(what: str, status: int, retry_after: str | None) -> bool:
+    """Count an answer that only throttled (``is_throttling``) toward the target's health;
+    whether it was one."""
+    if not is_throttling(status, retry_after):
+        return False
+    TARGET_HEALTH.throttled(
+        what, status, retry_after_seconds(retry_after), rate_limited=THROTTLE.enabled
+    )
+    return True

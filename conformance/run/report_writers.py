@@ -15,8 +15,9 @@ import pytest
 
 from conformance.contract.markers import REQUESTS_PROPERTY, item_part
 from conformance.contract.requirements import default_catalogue
-from conformance.exchange.client import TARGET_HEALTH, count_throttling
+from conformance.exchange.client import TARGET_HEALTH
 from conformance.exchange.evidence import Exchange
+from conformance.exchange.target_health import count_throttling
 from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
 from conformance.reporting.exchange_evidence import record as record_exchanges
