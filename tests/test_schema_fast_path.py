@@ -2,7 +2,7 @@
 
 ``SchemaRegistry.known_valid`` lets a body skip python's ``jsonschema`` walk when the
 compiled validator accepts it. That is sound only if the compiled one is never laxer than
-python for our schemas: here every valid sample of ``test_schemas.py``, mutated at a random
+python for our schemas: here every valid sample of ``tests/schemas/``, mutated at a random
 place by hostile values (trailing newlines before ``$``, non-ASCII digits, lone surrogates,
 integers beyond 64 bits, NaN, 1.0 for an integer, ...), is accepted by python whenever the
 compiled validator accepts it.
@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 
 from conformance.contract.schemas import SchemaRegistry, default_registry
 
-from .test_schemas import COMMON_VALID, INVALID, TS, VALID, rid
+from .schemas.invalid_examples import INVALID
+from .schemas.samples import TS, rid
+from .schemas.valid_examples import COMMON_VALID, VALID
 
 SAMPLES = [(name, sample) for name, samples in VALID.items() for sample in samples] + [
     (f"common#/$defs/{name}", sample) for name, sample in COMMON_VALID.items()

@@ -20,7 +20,7 @@ from conformance.payments.target_clock import (
     timestamp_resolution,
 )
 from tests.answering_client import client_answering
-from tests.test_schemas import PLATFORM_CONFIG, QUOTE
+from tests.schemas.samples import PLATFORM_CONFIG, QUOTE
 
 LIFETIME_S = 0.4
 

@@ -233,7 +233,7 @@ class SchemaRegistry:
         2020-12 schema, a ``$id`` that does not match the file's place, or a ``$ref`` that
         does not resolve. The kit's own documents skip the meta-schema check (about half a
         second of CPU in every process and worker): the self-tests check each of them
-        against 2020-12 (``tests/test_schemas.py``), and they ship with the kit unchanged.
+        against 2020-12 (``tests/schemas/test_documents.py``), and they ship with the kit unchanged.
         """
         meta_check = directory is not None
         root = Path(directory) if directory is not None else schemas_dir()
