@@ -1,0 +1,58 @@
+"""Checks for the fault modes of access: authentication and the versioned base path;
+``test_faults`` adds them to its ``CHECKS``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+
+from .reference_helpers import RunningSandbox, WebhookReceiver
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+ACCESS_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        ACCESS_CHECKS[name] = function
+        return function
+
+    return register
+
+
+@check("auth-accept-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client(None) as anonymous:
+        assert anonymous.get("/config").status_code == 200
+
+
+@check("auth-accept-wrong-secret")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    token_id, _ = sandbox.credentials()
+    response = httpx.get(f"{sandbox.base_url}/config", auth=(token_id, "wrong"))
+    assert response.status_code == 200
+
+
+@check("auth-accept-production-keys")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client("production") as production:
+        assert production.get("/config").status_code == 200
+
+
+@check("auth-no-reason")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    response = httpx.get(f"{sandbox.base_url}/config")
+    assert response.status_code == 401
+    assert "reason" not in response.json()
+    assert "reason" not in response.json().get("details", {})
+
+
+@check("wrong-version-segment")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    assert sandbox.base_url.endswith("/2024-01-01")
+    right = sandbox.base_url.replace("/2024-01-01", "/2025-10-13")
+    token_id, secret = sandbox.credentials()
+    assert httpx.get(f"{right}/config", auth=(token_id, secret)).status_code == 404
+    with sandbox.client() as client:
+        assert client.get("/config").status_code == 200

@@ -1,0 +1,132 @@
+"""Checks for the fault modes of quotes and their execution: pricing, double and late
+execution, the refund of a failed payout; ``test_faults`` adds them to its ``CHECKS``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+import httpx
+
+from .money_helpers import (
+    CONCURRENT,
+    approved,
+    available,
+    execute,
+    expected,
+    external,
+    funded,
+    payment_events,
+    quote,
+    race,
+    transaction,
+    wait_past,
+)
+from .reference_helpers import RunningSandbox, WebhookReceiver, with_webhook_id
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+QUOTE_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        QUOTE_CHECKS[name] = function
+        return function
+
+    return register
+
+
+@check("execute-double-debit")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        body = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        execute(client, body["id"])
+        execute(client, body["id"])  # 200 instead of 409
+        assert available(client, holder.id) == 30_000
+
+
+@check("fee-on-receiving-side")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    f = Fraction(3, 1000)
+    with sandbox.client() as client:
+        holder = approved(client)
+        eur = external(client, holder.id, "IBAN_ACCOUNT")["id"]
+        received = quote(client, holder.account_id(), eur, amount=100_000, side="RECEIVING")
+        net = math.ceil(Fraction(100_000) / Fraction("0.92"))
+        assert received["totalSendingAmount"] == net + 50 + round(net * f)
+        right = expected("RECEIVING", 100_000, "0.92", (2, 2), cross=True)
+        assert received["totalSendingAmount"] < right["totalSendingAmount"]
+        sent = quote(client, holder.account_id(), eur, amount=1_000_000)
+        net = math.floor(Fraction(1_000_000 - 50) / (1 + f))
+        assert sent["feesIncluded"] == 1_000_000 - net
+        assert sent["totalReceivingAmount"] == math.floor(net * Fraction("0.92"))
+        usd = external(client, holder.id)["id"]  # f is 0 within one currency: no change
+        assert quote(client, holder.account_id(), usd)["feesIncluded"] == 0
+
+
+@check("same-currency-rate-not-one")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        same = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        assert same["exchangeRate"] == 1.01
+        assert same["totalReceivingAmount"] == 10_100 and same["totalSendingAmount"] == 10_000
+        eur = external(client, holder.id, "IBAN_ACCOUNT")["id"]
+        assert quote(client, holder.account_id(), eur)["exchangeRate"] == 0.92
+
+
+@check("execute-after-expiry")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        body = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        wait_past(body["expiresAt"])
+        assert execute(client, body["id"])["status"] == "PROCESSING"
+        assert available(client, holder.id) == 40_000
+
+
+def failed_payout(client: httpx.Client, receiver: WebhookReceiver) -> tuple[str, str]:
+    """Execute a 10 000 payout to a 099 account from 50 000; (customer id, transaction id)."""
+    client.patch("/config", json={"webhookEndpoint": receiver.url})
+    holder = funded(client, 50_000)
+    destination = external(client, holder.id, "US_ACCOUNT", "099")["id"]
+    body = quote(client, holder.account_id(), destination)
+    execute(client, body["id"])
+    failed = transaction(client, body["transactionId"])
+    assert failed["status"] == "FAILED" and failed["refund"]["status"] == "COMPLETED"
+    return holder.id, body["transactionId"]
+
+
+@check("refund-event-missing")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer_id, transaction_id = failed_payout(client, receiver)
+        assert available(client, customer_id) == 50_000  # still refunded
+        # one endpoint's deliveries go in outbox order: once TEST arrives, all came
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    receiver.wait_for(with_webhook_id(webhook_id))
+    events = payment_events(receiver, transaction_id, 2)
+    assert [e["type"] for e in events] == ["OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.FAILED"]
+
+
+@check("money-leak-on-refund")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer_id, transaction_id = failed_payout(client, receiver)
+        assert available(client, customer_id) == 49_999
+    assert len(payment_events(receiver, transaction_id, 4)) == 4  # the events are all there
+
+
+@check("execute-not-atomic")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 1_000_000)
+        body = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        codes = race(sandbox, body["id"])
+        assert codes[200] > 1 and codes[200] + codes[409] == CONCURRENT, codes
+        assert available(client, holder.id) == 1_000_000 - 10_000 * codes[200]
+        later = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        execute(client, later["id"])  # sequential executes are still refused the second time
+        assert client.post(f"/quotes/{later['id']}/execute").status_code == 409

@@ -1,0 +1,111 @@
+"""Checks for the fault modes of webhook delivery: signatures, the test event, events that
+never arrive; ``test_faults`` adds them to its ``CHECKS``."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+
+import pytest
+
+from .customer_helpers import complete_individual, submit
+from .reference_helpers import (
+    Delivery,
+    RunningSandbox,
+    WebhookReceiver,
+    signature_valid,
+    with_webhook_id,
+)
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+WEBHOOK_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str) -> Callable[[Check], Check]:
+    def register(function: Check) -> Check:
+        WEBHOOK_CHECKS[name] = function
+        return function
+
+    return register
+
+
+def deliver_test_event(sandbox: RunningSandbox, receiver: WebhookReceiver):
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        response = client.post("/sandbox/webhooks/test")
+    assert response.status_code == 200
+    [delivery] = receiver.wait_for(bool)
+    return response.json()["webhookId"], delivery
+
+
+@check("webhook-forged-signature")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    _, delivery = deliver_test_event(sandbox, receiver)
+    signature = delivery.headers["X-Service-Signature"]
+    base64.b64decode(signature, validate=True)  # still a well-formed signature
+    assert not signature_valid(sandbox.banner["webhook_public_key_pem"], delivery.body, signature)
+
+
+@check("webhook-tampered-body")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    webhook_id, delivery = deliver_test_event(sandbox, receiver)
+    assert delivery.json()["webhookId"] == webhook_id  # same JSON value, other bytes
+    assert not signature_valid(
+        sandbox.banner["webhook_public_key_pem"],
+        delivery.body,
+        delivery.headers["X-Service-Signature"],
+    )
+
+
+@check("webhook-unsigned")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    _, delivery = deliver_test_event(sandbox, receiver)
+    assert "X-Service-Signature" not in delivery.headers
+
+
+@check("webhook-test-not-sent")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        assert client.post("/sandbox/webhooks/test").status_code == 200
+    # Proving an absence needs a bounded wait; a healthy sandbox delivers in milliseconds.
+    with pytest.raises(AssertionError, match="not met"):
+        receiver.wait_for(bool, timeout=1.0)
+
+
+@check("events-never-delivered")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        customer = complete_individual(client, "Ann Lee 002")
+        submit(client, customer["id"])
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    # the TEST event, queued after the customer's events, still arrives; nothing else does
+    deliveries = receiver.wait_for(with_webhook_id(webhook_id))
+    assert [d.json().get("type") for d in deliveries] == ["TEST"]
+
+
+@check("webhook-test-wrong-shape")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    webhook_id, delivery = deliver_test_event(sandbox, receiver)
+    event = delivery.json()
+    assert "webhookId" not in event and event["test"] is False
+    assert not with_webhook_id(webhook_id)([delivery])
+
+
+@check("webhook-forged-copy-first")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+
+    def mine(deliveries: list[Delivery]) -> list[Delivery]:
+        return [d for d in deliveries if d.json().get("webhookId") == webhook_id]
+
+    forged, authentic = mine(receiver.wait_for(lambda ds: len(mine(ds)) >= 2))
+    key = sandbox.banner["webhook_public_key_pem"]
+    signature = authentic.headers["X-Service-Signature"]
+    assert forged.headers["X-Service-Signature"] == signature  # the authentic one's, copied
+    assert forged.json()["timestamp"] < authentic.json()["timestamp"]
+    assert not signature_valid(key, forged.body, signature)
+    assert signature_valid(key, authentic.body, signature)
