@@ -3,22 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import httpx
 
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-ACCESS_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        ACCESS_CHECKS[name] = function
-        return function
-
-    return register
+ACCESS_CHECKS = FaultChecks()
+check = ACCESS_CHECKS.add
 
 
 @check("auth-accept-missing")

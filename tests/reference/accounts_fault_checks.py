@@ -4,7 +4,6 @@ scenarios and incoming payments; ``test_faults`` adds them to its ``CHECKS``."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -20,19 +19,11 @@ from .money_helpers import (
     quote_body,
     transaction,
 )
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-ACCOUNTS_CHECKS: dict[str, Check] = {}
+ACCOUNTS_CHECKS = FaultChecks()
+check = ACCOUNTS_CHECKS.add
 PATH = "/internal-accounts"
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        ACCOUNTS_CHECKS[name] = function
-        return function
-
-    return register
 
 
 def _body(customer_id: str, destination: str, **extra: Any) -> dict[str, Any]:

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import httpx
 
 from .money_helpers import approved, external, funded, quote, transaction
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-AGENT_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        AGENT_CHECKS[name] = function
-        return function
-
-    return register
+AGENT_CHECKS = FaultChecks()
+check = AGENT_CHECKS.add
 
 
 def _redeemed(client: httpx.Client, customer_id: str) -> dict[str, str]:

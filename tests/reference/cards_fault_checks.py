@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable
 
 from .card_helpers import authorize, card_for, card_rows, ok, purchase, simulate
 from .money_helpers import internal_accounts
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-CARD_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        CARD_CHECKS[name] = function
-        return function
-
-    return register
+CARD_CHECKS = FaultChecks()
+check = CARD_CHECKS.add
 
 
 @check("card-decline-as-exception")

@@ -4,21 +4,18 @@ request validation; ``test_faults`` adds them to its ``CHECKS``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from .reference_helpers import RunningSandbox, WebhookReceiver, currency, invalid_fields
+from .reference_helpers import (
+    FaultChecks,
+    RunningSandbox,
+    WebhookReceiver,
+    currency,
+    invalid_fields,
+)
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-CONFIG_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        CONFIG_CHECKS[name] = function
-        return function
-
-    return register
+CONFIG_CHECKS = FaultChecks()
+check = CONFIG_CHECKS.add
 
 
 @check("config-wrong-type")

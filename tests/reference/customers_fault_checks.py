@@ -3,7 +3,6 @@ contact verification, KYC links and documents; ``test_faults`` adds them to its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 
 from .customer_helpers import (
@@ -23,6 +22,7 @@ from .customer_helpers import (
 )
 from .reference_helpers import (
     Delivery,
+    FaultChecks,
     RunningSandbox,
     WebhookReceiver,
     invalid_fields,
@@ -30,16 +30,8 @@ from .reference_helpers import (
     with_webhook_id,
 )
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-CUSTOMER_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        CUSTOMER_CHECKS[name] = function
-        return function
-
-    return register
+CUSTOMER_CHECKS = FaultChecks()
+check = CUSTOMER_CHECKS.add
 
 
 def customer_events(receiver: WebhookReceiver, customer_id: str, count: int) -> list[Delivery]:

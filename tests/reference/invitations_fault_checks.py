@@ -3,24 +3,15 @@ its ``CHECKS``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from .money_helpers import approved
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-INVITATION_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        INVITATION_CHECKS[name] = function
-        return function
-
-    return register
+INVITATION_CHECKS = FaultChecks()
+check = INVITATION_CHECKS.add
 
 
 def _claimed(client: httpx.Client) -> dict[str, Any]:

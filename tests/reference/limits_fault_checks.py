@@ -3,7 +3,6 @@ money resources; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -20,18 +19,10 @@ from .money_helpers import (
     quote_body,
     transaction,
 )
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-LIMIT_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        LIMIT_CHECKS[name] = function
-        return function
-
-    return register
+LIMIT_CHECKS = FaultChecks()
+check = LIMIT_CHECKS.add
 
 
 @check("size-limit-unenforced")

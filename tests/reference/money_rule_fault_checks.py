@@ -9,23 +9,13 @@ suite checks miss it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .customer_helpers import created
 from .money_helpers import approved, available, execute, funded, internal_accounts, quote
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 from .test_jit_uma_onchain import jit_body
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-MONEY_RULE_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        MONEY_RULE_CHECKS[name] = function
-        return function
-
-    return register
+MONEY_RULE_CHECKS = FaultChecks()
+check = MONEY_RULE_CHECKS.add
 
 
 @check("completed-failure-reason")

@@ -3,23 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 
 from .customer_helpers import created
 from .money_helpers import approved, external, quote_body, transaction
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-PULL_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        PULL_CHECKS[name] = function
-        return function
-
-    return register
+PULL_CHECKS = FaultChecks()
+check = PULL_CHECKS.add
 
 
 @check("pull-source-scenario-ignored")

@@ -4,7 +4,6 @@ execution, the refund of a failed payout; ``test_faults`` adds them to its ``CHE
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from fractions import Fraction
 
 import httpx
@@ -23,18 +22,10 @@ from .money_helpers import (
     transaction,
     wait_past,
 )
-from .reference_helpers import RunningSandbox, WebhookReceiver, with_webhook_id
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver, with_webhook_id
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-QUOTE_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        QUOTE_CHECKS[name] = function
-        return function
-
-    return register
+QUOTE_CHECKS = FaultChecks()
+check = QUOTE_CHECKS.add
 
 
 @check("execute-double-debit")

@@ -293,3 +293,19 @@ def invalid_fields(response: httpx.Response) -> set[str]:
     """The fields a response names as invalid; it must be a 400."""
     assert response.status_code == 400, response.text
     return {error["field"] for error in response.json()["details"]["errors"]}
+
+
+Check = Callable[[RunningSandbox, WebhookReceiver], None]
+"""A fault's check: with the sandbox started with that fault, observe what it breaks."""
+
+
+class FaultChecks(dict[str, Check]):
+    """One area's fault checks by fault name (``test_faults`` gathers every area's);
+    ``check = CHECKS.add`` gives the area its ``@check("fault-name")`` decorator."""
+
+    def add(self, name: str) -> Callable[[Check], Check]:
+        def register(function: Check) -> Check:
+            self[name] = function
+            return function
+
+        return register

@@ -3,7 +3,6 @@ expiry fault's short quote lifetime to its ``FLAGS``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from .money_helpers import (
@@ -16,20 +15,12 @@ from .money_helpers import (
     transaction,
     wait_past,
 )
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 from .test_sca import authorize, challenged, eu_holder, jit_body, login
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-SCA_CHECKS: dict[str, Check] = {}
+SCA_CHECKS = FaultChecks()
+check = SCA_CHECKS.add
 SCA_FLAGS: dict[str, tuple[str, ...]] = {"sca-expiry-wrong-reason": ("--quote-lifetime", "1")}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        SCA_CHECKS[name] = function
-        return function
-
-    return register
 
 
 def _eu_quote(client):  # a funded EU customer's EUR quote, not yet executed

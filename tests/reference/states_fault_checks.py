@@ -3,22 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .customer_helpers import created, individual
 from .money_helpers import available, execute, external, fund, funded, internal_accounts, quote
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-STATE_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        STATE_CHECKS[name] = function
-        return function
-
-    return register
+STATE_CHECKS = FaultChecks()
+check = STATE_CHECKS.add
 
 
 @check("frozen-account-sends")

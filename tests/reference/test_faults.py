@@ -6,8 +6,6 @@ gathers them and runs each against a sandbox started with its fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from reference.faults import FAULTS
@@ -23,14 +21,13 @@ from .limits_fault_checks import LIMIT_CHECKS
 from .money_rule_fault_checks import MONEY_RULE_CHECKS
 from .pull_fault_checks import PULL_CHECKS
 from .quotes_fault_checks import QUOTE_CHECKS
-from .reference_helpers import RunningSandbox, WebhookReceiver, start_sandbox
+from .reference_helpers import Check, WebhookReceiver, start_sandbox
 from .sca_fault_checks import SCA_CHECKS, SCA_FLAGS
 from .states_fault_checks import STATE_CHECKS
 from .transfers_fault_checks import TRANSFER_CHECKS
 from .wallet_fault_checks import WALLET_CHECKS
 from .webhook_fault_checks import WEBHOOK_CHECKS
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
 CHECKS: dict[str, Check] = {}
 CHECKS.update(LIMIT_CHECKS)  # limits, refused rates, holds, money resource shapes
 CHECKS.update(ACCOUNTS_CHECKS)  # rule-based, ownership, payout scenarios, incoming

@@ -3,23 +3,13 @@ deprecated transfer endpoints; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .customer_helpers import created
 from .money_helpers import approved, available, external, funded, quote, transaction
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 from .test_jit_uma_onchain import jit_body, uma_body
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-TRANSFER_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        TRANSFER_CHECKS[name] = function
-        return function
-
-    return register
+TRANSFER_CHECKS = FaultChecks()
+check = TRANSFER_CHECKS.add
 
 
 @check("jit-quote-executable")

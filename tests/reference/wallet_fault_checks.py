@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 
 from .money_helpers import approved, external, fund, quote
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 from .test_wallet_passkeys import challenge as passkey_challenge
 from .test_wallet_passkeys import passkey
 from .test_wallet_passkeys import verify as passkey_verify
@@ -32,16 +32,8 @@ from .wallet_client_helpers import (
     wallet_account,
 )
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-WALLET_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        WALLET_CHECKS[name] = function
-        return function
-
-    return register
+WALLET_CHECKS = FaultChecks()
+check = WALLET_CHECKS.add
 
 
 def _enclave(sandbox: RunningSandbox) -> str:

@@ -4,29 +4,21 @@ never arrive; ``test_faults`` adds them to its ``CHECKS``."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 
 import pytest
 
 from .customer_helpers import complete_individual, submit
 from .reference_helpers import (
     Delivery,
+    FaultChecks,
     RunningSandbox,
     WebhookReceiver,
     signature_valid,
     with_webhook_id,
 )
 
-Check = Callable[[RunningSandbox, WebhookReceiver], None]
-WEBHOOK_CHECKS: dict[str, Check] = {}
-
-
-def check(name: str) -> Callable[[Check], Check]:
-    def register(function: Check) -> Check:
-        WEBHOOK_CHECKS[name] = function
-        return function
-
-    return register
+WEBHOOK_CHECKS = FaultChecks()
+check = WEBHOOK_CHECKS.add
 
 
 def deliver_test_event(sandbox: RunningSandbox, receiver: WebhookReceiver):
