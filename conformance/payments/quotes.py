@@ -55,6 +55,7 @@ class Quotes:
             self.create_quote(body),
             QUOTES_CLAUSE,
             "POST /quotes with a valid request creates the Quote",
+            status=(200, 201),
         )
         if isinstance(quote.get("id"), str):
             self._quote_answered_at[quote["id"]] = time.monotonic()
