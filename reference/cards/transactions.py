@@ -164,13 +164,16 @@ def render(services: Services, row: CardTransaction) -> dict[str, Any]:
         "authorizedAmount": _money(row.amount, row.currency),
         "settledAmount": _money(row.settled, row.currency),
         "refundedAmount": _money(row.refunded, row.currency),
-        "originalTransactionId": row.original_id,
-        "merchant": row.merchant,
         "createdAt": row.created_at,
         "updatedAt": row.updated_at,
     }
-    if row.declined_reason is not None:
-        body["cardDeclinedReason"] = row.declined_reason
+    # §2 CardTransaction allows no null: a field without a value is omitted
+    optional = {
+        "originalTransactionId": row.original_id,
+        "merchant": row.merchant,
+        "cardDeclinedReason": row.declined_reason,
+    }
+    body.update((key, value) for key, value in optional.items() if value is not None)
     return services.settings.seams.apply(RENDERED, body, row=row)
 
 

@@ -177,6 +177,8 @@ def render(config: PlatformConfig, settings: ServerSettings) -> dict[str, Any]:
         "createdAt": config.created_at,
         "updatedAt": config.updated_at,
     }
+    # §2 PlatformConfig allows no null: a field not set (no webhookEndpoint yet) is omitted
+    body = {key: value for key, value in body.items() if value is not None}
     return settings.seams.apply(RENDERED, body, config=config)
 
 

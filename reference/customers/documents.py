@@ -235,14 +235,15 @@ def create_document(request: ApiRequest) -> Response:
             "id": f"Document:{uuid.uuid4()}",
             "documentHolder": values["documentHolder"],
             "documentType": values["documentType"],
-            "side": values.get("side"),
             "fileName": upload.filename,
             "contentType": values["contentType"],
             "size": len(upload.data),
             "createdAt": iso(utc_now()),
         }
-        if values.get("country") is not None:
-            document["country"] = values["country"]
+        # §2 Document allows no null: a PASSPORT (one image) has no side, so none is shown
+        for optional in ("side", "country"):
+            if values.get(optional) is not None:
+                document[optional] = values[optional]
         services.db.execute(
             """INSERT INTO documents (id, platform_id, holder_id, document_type, side,
                document_number, issuing_authority, country, file_name, content_type, size,
@@ -252,7 +253,7 @@ def create_document(request: ApiRequest) -> Response:
                 request.platform.id,
                 document["documentHolder"],
                 document["documentType"],
-                document["side"],
+                values.get("side"),
                 values.get("documentNumber"),
                 values.get("issuingAuthority"),
                 values.get("country"),

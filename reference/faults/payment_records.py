@@ -161,6 +161,33 @@ def status_twice(text: bytes, *, quote: Quote) -> bytes:
 
 
 @fault(
+    "quote-description-null",
+    at=quotes_api.READ_BODY,
+    clause="§2 Quote: description is a string (no null where a type is named)",
+    part="resources",
+    caught_by=("test_a_quote_describes_the_request_it_answers",),
+)
+def quote_description_null(body: dict[str, Any], *, quote: Quote) -> dict[str, Any]:
+    """quotes sent no description render "description": null instead of omitting it"""
+    return {**body, "description": body.get("description")}
+
+
+@fault(
+    "transaction-description-null",
+    at=transactions_api.LISTED_BODY,
+    clause="§2 Transaction: description, as on the quote, is a string (no null)",
+    part="resources",
+    caught_by=("test_a_transaction_held_for_compliance_review_states_why",),
+)
+def transaction_description_null(
+    body: dict[str, Any], *, transaction: Transaction
+) -> dict[str, Any]:
+    """transactions listed by GET /transactions whose quote had no description render
+    "description": null instead of omitting it"""
+    return {**body, "description": body.get("description")}
+
+
+@fault(
     "transaction-id-unprefixed",
     at=transactions_api.LISTED_BODY,
     clause="§2 Transaction: id",

@@ -215,8 +215,9 @@ def expire_due(db: Database, platform_id: str) -> None:
 
 
 def render(quote: Quote) -> dict[str, Any]:
-    """The Quote response body."""
-    return {
+    """The Quote response body; a field without a value (a quote sent no description) is
+    omitted, never null: §2 Quote types each field and allows no null."""
+    body = {
         "id": quote.id,
         "status": quote.status,
         "createdAt": quote.created_at,
@@ -225,3 +226,4 @@ def render(quote: Quote) -> dict[str, Any]:
         "transactionId": quote.transaction_id,
         "updatedAt": quote.updated_at,
     }
+    return {key: value for key, value in body.items() if value is not None}

@@ -132,8 +132,11 @@ def find(
 
 
 def render(transaction: Transaction) -> dict[str, Any]:
-    """The Transaction response body (also the ``data`` of ``OUTGOING_PAYMENT.*`` events)."""
-    return {
+    """The Transaction response body (also the ``data`` of ``OUTGOING_PAYMENT.*`` events).
+
+    A field without a value (no description, no failureReason before a failure, no refund,
+    settledAt before settlement) is omitted, never null: §2 Transaction allows no null."""
+    body = {
         "id": transaction.id,
         "status": transaction.status,
         "type": OUTGOING,
@@ -145,3 +148,4 @@ def render(transaction: Transaction) -> dict[str, Any]:
         "createdAt": transaction.created_at,
         "updatedAt": transaction.updated_at,
     }
+    return {key: value for key, value in body.items() if value is not None}

@@ -103,6 +103,25 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert item["id"] == str(created["transactionId"]).removeprefix("Transaction:")
 
 
+@check("quote-description-null")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        _, created = _paid(client)  # sent without a description
+        read = client.get(f"/quotes/{created['id']}").json()
+        assert "description" in created and created["description"] is None
+        assert "description" in read and read["description"] is None
+
+
+@check("transaction-description-null")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer, created = _paid(client)
+        assert "description" not in created  # quotes are spared
+        listed = client.get("/transactions", params={"customerId": customer["id"]}).json()
+        [item] = listed["data"]
+        assert "description" in item and item["description"] is None
+
+
 @check("internal-account-balance-missing")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:

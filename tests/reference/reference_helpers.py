@@ -273,8 +273,9 @@ WRITABLE = (
 
 
 def restore_config(client: httpx.Client, saved: dict[str, Any]) -> None:
-    """Put the writable fields of a saved config back."""
-    response = client.patch("/config", json={key: saved[key] for key in WRITABLE})
+    """Put the writable fields of a saved config back (a field the config did not show,
+    such as an unset webhookEndpoint, is sent as null, which clears it)."""
+    response = client.patch("/config", json={key: saved.get(key) for key in WRITABLE})
     assert response.status_code == 200, response.text
 
 

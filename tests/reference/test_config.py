@@ -39,9 +39,9 @@ def test_get_config_has_every_field(client: httpx.Client) -> None:
     assert CONFIG_ID.fullmatch(body["id"])
     assert isinstance(body["umaDomain"], str) and "." in body["umaDomain"]
     assert isinstance(body["proxyUmaSubdomain"], str) and body["proxyUmaSubdomain"]
-    assert "webhookEndpoint" in body
+    assert "webhookEndpoint" not in body  # not set yet: absent, never null (§2)
     assert isinstance(body["feeConfigs"], list)
-    assert "cardTokenization2faConfig" in body
+    assert "cardTokenization2faConfig" not in body
     assert ISO_MS.fullmatch(body["createdAt"]) and ISO_MS.fullmatch(body["updatedAt"])
 
 
@@ -75,9 +75,8 @@ def test_fresh_sandbox_seeds_usd_and_eur(launch) -> None:
             assert isinstance(entry["minAmount"], int) and isinstance(entry["maxAmount"], int)
             assert entry["requiredCounterpartyFields"]
             assert entry["providerRequiredCustomerFields"]
-        assert body["webhookEndpoint"] is None
+        assert "webhookEndpoint" not in body and "cardTokenization2faConfig" not in body
         assert body["feeConfigs"] == []
-        assert body["cardTokenization2faConfig"] is None
         assert body["umaDomain"] == f"{which}.sandbox.uma.example"
         assert body["createdAt"] == body["updatedAt"]
 
@@ -169,8 +168,7 @@ def test_null_clears_webhook_endpoint_and_two_fa_and_resets_uma_domain(
         "/config",
         json={"umaDomain": None, "webhookEndpoint": None, "cardTokenization2faConfig": None},
     ).json()
-    assert body["webhookEndpoint"] is None
-    assert body["cardTokenization2faConfig"] is None
+    assert "webhookEndpoint" not in body and "cardTokenization2faConfig" not in body
     assert body["umaDomain"] == "primary.sandbox.uma.example"
 
 

@@ -50,8 +50,18 @@ INVALID: list[tuple[str, Any, str, str]] = [
         "contactVerification.email",
         "enum",
     ),
-    ("customer", {**INDIVIDUAL, "businessInfo": BUSINESS["businessInfo"]}, "businessInfo", "type"),
+    ("customer", {**INDIVIDUAL, "businessInfo": BUSINESS["businessInfo"]}, "businessInfo", "not"),
     ("customer", {**BUSINESS, "businessInfo": None}, "businessInfo", "type"),
+    # §2 names a type and allows no null: a field without a value is absent, never null
+    ("customer", {**INDIVIDUAL, "fullName": None}, "fullName", "type"),
+    ("customer", {**INDIVIDUAL, "email": None}, "email", "type"),
+    ("quote", {**QUOTE, "description": None}, "description", "type"),
+    ("quote", {**QUOTE, "transactionId": None}, "transactionId", "type"),
+    ("transaction", {**TRANSACTION, "description": None}, "description", "type"),
+    ("transaction", {**TRANSACTION, "settledAt": None}, "settledAt", "type"),
+    ("transaction", {**TRANSACTION, "refund": None}, "refund", "type"),
+    ("platform-config", {**PLATFORM_CONFIG, "webhookEndpoint": None}, "webhookEndpoint", "type"),
+    ("card-transaction", {**CARD_TRANSACTION, "merchant": None}, "merchant", "type"),
     (
         "customer",
         {

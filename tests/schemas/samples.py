@@ -167,15 +167,12 @@ TRANSACTION = {
     "description": "invoice 7",
     "settledAt": TS,
     "createdAt": TS,
-    "failureReason": None,
-    "refund": None,
     "reconciliationInstructions": {"transactionHash": "0xdef"},
 }
 FAILED_TRANSACTION = {
     **TRANSACTION,
     "status": "FAILED",
     "failureReason": "QUOTE_EXECUTION_FAILED",
-    "settledAt": None,
     "refund": {"status": "PENDING"},
 }
 CARD_TRANSACTION = {

@@ -101,7 +101,10 @@ VALID: dict[str, list[Any]] = {
     ],
     "platform-config": [
         PLATFORM_CONFIG,
-        {**PLATFORM_CONFIG, "webhookEndpoint": None, "cardTokenization2faConfig": None},
+        {
+            **{k: v for k, v in PLATFORM_CONFIG.items() if k != "webhookEndpoint"},
+            "cardTokenization2faConfig": None,  # an inner shape not shown: open
+        },
         {"id": rid("PlatformConfig")},
     ],
     "agreements": [
