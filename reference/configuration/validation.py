@@ -6,11 +6,11 @@ raised. The result maps each writable field present in the body to its normalise
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from reference.configuration.endpoint_addresses import AddressClass, classify_host
 from reference.configuration.user_info import USER_INFO_FIELD_NAMES
 from reference.kernel.currencies import is_iso4217
 from reference.kernel.seams import seam
@@ -81,16 +81,6 @@ def is_hostname(text: str) -> bool:
     )
 
 
-def is_loopback_host(host: str) -> bool:
-    """``localhost``, 127.0.0.0/8 or ``::1``."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _uma_domain(problems: Problems, value: Any) -> Any:
     if value is None:
         return None  # back to the default domain
@@ -127,10 +117,28 @@ def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) 
     ):
         problems.add(field, "URL", "must be an absolute https:// URL with a host")
         return None
+    where = classify_host(host)
     if parts.scheme == "http" and not settings.seams.apply(
-        HTTP_WEBHOOK_ALLOWED, is_loopback_host(host), host=host
+        HTTP_WEBHOOK_ALLOWED, where is AddressClass.LOOPBACK, host=host
     ):
         problems.add(field, "HTTPS_REQUIRED", "must use https:// (http:// only on loopback)")
+        return None
+    if where is AddressClass.LINK_LOCAL:
+        problems.add(
+            field,
+            "ADDRESS_NOT_ALLOWED",
+            "must not be a link-local address (169.254.0.0/16, fe80::/10); give the"
+            " platform's public https:// URL",
+        )
+        return None
+    if where is AddressClass.PRIVATE and not settings.allow_private_webhooks:
+        problems.add(
+            field,
+            "ADDRESS_NOT_ALLOWED",
+            "must not be a private or reserved address (10/8, 172.16/12, 192.168/16,"
+            " fc00::/7, ...); give a public https:// URL, or start the sandbox with"
+            " --allow-private-webhooks",
+        )
         return None
     return text
 

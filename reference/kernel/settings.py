@@ -23,6 +23,11 @@ class ServerSettings:
     skip_verification_paperwork: bool = False
     quote_lifetime_s: float = 60.0
     response_delay_s: float = 0.0  # added before every API answer (benchmarks)
+    # Webhook delivery: every retry delay is multiplied by the scale (tests compress the
+    # hours-long schedule); one attempt, connect to the whole answer, ends at the timeout.
+    webhook_retry_scale: float = 1.0
+    webhook_timeout_s: float = 10.0
+    allow_private_webhooks: bool = False  # webhookEndpoint on 10/8, 192.168/16, fc00::/7...
     faults: frozenset[str] = field(default_factory=frozenset)
     seams: Seams = field(default_factory=Seams)
     client_id: str | None = None

@@ -65,6 +65,27 @@ def _delay(text: str) -> float:
     return value
 
 
+# Bounds of the webhook options: a scale above 1 would only slow retries beyond the day-long
+# schedule, and an attempt longer than a minute holds the endpoint's queue for nothing.
+MAX_WEBHOOK_TIMEOUT_S = 60.0
+
+
+def _retry_scale(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0 < value <= 1):
+        raise argparse.ArgumentTypeError(f"must be a factor in (0, 1], e.g. 0.001, got {text}")
+    return value
+
+
+def _webhook_timeout(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0 < value <= MAX_WEBHOOK_TIMEOUT_S):
+        raise argparse.ArgumentTypeError(
+            f"must be between 0 and {MAX_WEBHOOK_TIMEOUT_S:g} seconds, got {text}"
+        )
+    return value
+
+
 # The command's name in its help and usage errors: `conformance serve` sets it, as it runs this
 # command in a process of its own (the kit never imports this package).
 PROG_ENV = "REFERENCE_PROG"
@@ -100,6 +121,27 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         default=0.0,
         metavar="SECONDS",
         help="wait this long before every API answer, like a remote target (default 0)",
+    )
+    serve.add_argument(
+        "--webhook-retry-scale",
+        type=_retry_scale,
+        default=1.0,
+        metavar="FACTOR",
+        help="multiply every webhook retry delay by FACTOR (default 1: retries over about"
+        " 32 hours; 0.001 compresses them to about 2 minutes, for tests)",
+    )
+    serve.add_argument(
+        "--webhook-timeout",
+        type=_webhook_timeout,
+        default=10.0,
+        metavar="SECONDS",
+        help="deadline of one delivery attempt, connecting to the whole answer (default 10)",
+    )
+    serve.add_argument(
+        "--allow-private-webhooks",
+        action="store_true",
+        help="accept a webhookEndpoint on a private address (10/8, 172.16/12, 192.168/16,"
+        " fc00::/7); link-local addresses are refused regardless",
     )
     serve.add_argument("--client-id", help="fixed sandbox token id of the primary platform")
     serve.add_argument("--client-secret", help="fixed secret to go with --client-id")
@@ -160,6 +202,9 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         skip_verification_paperwork=args.skip_verification_paperwork,
         quote_lifetime_s=args.quote_lifetime,
         response_delay_s=args.response_delay,
+        webhook_retry_scale=args.webhook_retry_scale,
+        webhook_timeout_s=args.webhook_timeout,
+        allow_private_webhooks=args.allow_private_webhooks,
         faults=faults,
         seams=seams,
         client_id=args.client_id,

@@ -24,7 +24,7 @@ from reference.kernel.settings import ServerSettings
 from reference.server.schema import STATEMENTS
 from reference.webhooks.delivery import DeliveryWorker
 from reference.webhooks.events import Webhooks
-from reference.webhooks.outbox import Outbox
+from reference.webhooks.outbox import Outbox, RetrySchedule
 from reference.webhooks.signing import load_or_create_webhook_key
 
 
@@ -50,7 +50,7 @@ def open_services(settings: ServerSettings) -> Services:
         seed_config(db, platform)
         seed_platform_account(db, platform.id)
     key = load_or_create_webhook_key(db)
-    outbox = Outbox(db)
+    outbox = Outbox(db, RetrySchedule(settings.webhook_retry_scale))
     return Services(
         settings=settings,
         db=db,

@@ -2,8 +2,11 @@
 
 It sleeps on an ``asyncio.Event`` that enqueues set, with a timeout for the next due
 retry, so it never polls. Deliveries to one endpoint go one at a time in outbox order;
-different endpoints do not wait for each other, so a dead endpoint delays only its own
-events.
+different endpoints do not wait for each other, so a dead or slow endpoint delays only its
+own events. Each attempt has one deadline from connecting to the end of the answer
+(``--webhook-timeout``), so an endpoint that trickles its answer is cut, and a platform has
+at most ``MAX_ENDPOINTS_PER_PLATFORM`` endpoints in flight, so no platform's old endpoints
+can take every connection.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import defaultdict
+from collections import Counter
 
 import h11
 import httpx
@@ -28,8 +31,11 @@ from reference.webhooks.signing import sign
 log = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Service-Signature"
-_TIMEOUT_S = 5.0
 _ERROR_PAUSE_S = 1.0
+# A platform's events go to its current endpoint, but events queued before a change of
+# endpoint still go to the old one: a few endpoints per platform at once, not unbounded.
+MAX_ENDPOINTS_PER_PLATFORM = 4
+_MAX_ANSWER_BYTES = 64 * 1024
 
 SIGNING_KEY = seam("webhooks.signing_key", "the private key deliveries are signed with")
 DELIVERY_HEADERS = seam(
@@ -61,15 +67,16 @@ class DeliveryWorker:
         self._client: httpx.AsyncClient | None = None
         self._plain: PlainHttpPoster | None = None  # http:// endpoints, when no proxy applies
         self._main: asyncio.Task[None] | None = None
-        self._in_flight: dict[str, asyncio.Task[None]] = {}
-        self._endpoint_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._in_flight: dict[str, asyncio.Task[None]] = {}  # by endpoint URL
+        self._per_platform: Counter[str] = Counter()  # endpoints in flight
 
     async def start(self) -> None:
         """Begin delivering; rows left over from an earlier run are due at once."""
         self._loop = asyncio.get_running_loop()
-        self._client = httpx.AsyncClient(timeout=_TIMEOUT_S, follow_redirects=False)
+        timeout = self._settings.webhook_timeout_s
+        self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False)
         if not environment_names_http_proxy():
-            self._plain = PlainHttpPoster(self._client.headers.raw, _TIMEOUT_S)
+            self._plain = PlainHttpPoster(self._client.headers.raw, timeout)
         self._outbox.notify_with(self.wake)
         self._main = asyncio.create_task(self._run(), name="webhook-delivery")
 
@@ -116,16 +123,17 @@ class DeliveryWorker:
         self._wake.clear()
         now = time.time()
         for row in await call_sync(self._settings, self._outbox.due, now):
-            if row.event_id not in self._in_flight:
-                task = asyncio.create_task(self._deliver(row))
-                self._in_flight[row.event_id] = task
+            busy = row.target_url in self._in_flight
+            if busy or self._per_platform[row.platform_id] >= MAX_ENDPOINTS_PER_PLATFORM:
+                continue  # its turn comes when a delivery ends, which wakes us
+            self._per_platform[row.platform_id] += 1
+            self._in_flight[row.target_url] = asyncio.create_task(self._deliver(row))
         next_at = await call_sync(self._settings, self._outbox.next_attempt_after, now)
         return None if next_at is None else max(0.0, next_at - time.time())
 
     async def _deliver(self, row: OutboxRow) -> None:
         try:
-            async with self._endpoint_locks[row.target_url]:
-                status, error = await self._post(row)
+            status, error = await self._post(row)
             if status is not None and 200 <= status < 300:
                 await call_sync(self._settings, self._outbox.record_delivered, row.event_id, status)
             else:
@@ -140,7 +148,8 @@ class DeliveryWorker:
         except Exception:
             log.exception("recording delivery of %s failed", row.event_id)
         finally:
-            self._in_flight.pop(row.event_id, None)
+            self._in_flight.pop(row.target_url, None)
+            self._per_platform[row.platform_id] -= 1
             self._wake.set()  # the row's next attempt time changed
 
     async def _post(self, row: OutboxRow) -> tuple[int | None, str]:
@@ -150,10 +159,22 @@ class DeliveryWorker:
         headers = seams.apply(DELIVERY_HEADERS, headers, row=row)
         body = seams.apply(WIRE_BODY, row.body, row=row)
         status = None
+        deadline = self._settings.webhook_timeout_s
         try:
             # the last request's answer is the delivery's
             for sent_headers, sent_body in seams.apply(POSTS, [(headers, body)], row=row):
-                status = await self._send(row.target_url, sent_headers, sent_body)
+                # one deadline for the whole attempt: the clients' own timeouts bound each
+                # read, which an endpoint sending a byte at a time never trips
+                async with asyncio.timeout(deadline):
+                    status = await self._send(row.target_url, sent_headers, sent_body)
+        except TimeoutError:
+            log.info(
+                "webhook %s to %s: no whole answer within %ss",
+                row.event_id,
+                row.target_url,
+                deadline,
+            )
+            return None, f"no whole answer within {deadline:g}s"
         except (httpx.HTTPError, OSError, h11.ProtocolError) as exc:
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
@@ -163,5 +184,16 @@ class DeliveryWorker:
         assert self._client is not None
         if self._plain is not None and self._plain.handles(url):
             return await self._plain.post(url, body, headers)
-        response = await self._client.post(url, content=body, headers=headers)
+        request = self._client.build_request("POST", url, content=body, headers=headers)
+        response = await self._client.send(request, stream=True)
+        try:
+            # The status is the answer. A short body is read to its end, so the connection
+            # is kept for the next delivery; a longer one is dropped with the connection.
+            read = 0
+            async for chunk in response.aiter_raw():
+                read += len(chunk)
+                if read > _MAX_ANSWER_BYTES:
+                    break
+        finally:
+            await response.aclose()
         return response.status_code

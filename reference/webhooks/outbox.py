@@ -7,6 +7,7 @@ schedule lives here too, because it decides what the row says next.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,11 +34,32 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (state, next_attempt_at)",
 )
 
-# Seconds to wait after the n-th failed attempt; one more attempt than delays.
-BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-MAX_ATTEMPTS = len(BACKOFF_S) + 1
+# Seconds to wait after the n-th failed attempt; one more attempt than delays. Like the
+# services platforms meet in production: a quick retry for a blip, then backing off over
+# hours: 8 attempts over about 31.6 hours (at least 25 with the jitter), then given up.
+RETRY_DELAYS_S = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 50400.0)
+MAX_ATTEMPTS = len(RETRY_DELAYS_S) + 1
+# Each delay is spread by up to this fraction either way, so that the events an outage
+# failed together do not all come back in the same instant.
+JITTER = 0.2
 
 _BATCH = 100
+
+
+class RetrySchedule:
+    """When the next attempt of a failed delivery is due, or that there is none."""
+
+    def __init__(self, scale: float = 1.0, rng: random.Random | None = None) -> None:
+        """``scale`` multiplies every delay (``--webhook-retry-scale``: tests compress it)."""
+        self._scale = scale
+        self._rng = rng or random.Random()
+
+    def delay_after(self, attempts: int) -> float | None:
+        """Seconds to wait after ``attempts`` failed attempts; None once they are all used."""
+        if not 1 <= attempts < MAX_ATTEMPTS:
+            return None
+        spread = self._rng.uniform(1.0 - JITTER, 1.0 + JITTER)
+        return RETRY_DELAYS_S[attempts - 1] * spread * self._scale
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +71,15 @@ class OutboxRow:
     body: bytes
     attempts: int
     event_type: str = ""
+    platform_id: str = ""
 
 
 class Outbox:
     """Reads and writes ``webhook_outbox``; tells the worker when a row is added."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, schedule: RetrySchedule | None = None) -> None:
         self._db = db
+        self._schedule = schedule or RetrySchedule()
         self._on_enqueue: Callable[[], None] = lambda: None
 
     def notify_with(self, callback: Callable[[], None]) -> None:
@@ -80,15 +104,27 @@ class Outbox:
         self._on_enqueue()
 
     def due(self, now: float) -> list[OutboxRow]:
-        """Pending rows whose next attempt is at or before ``now``, oldest first."""
+        """For each endpoint, its oldest pending row due at or before ``now``; oldest first.
+
+        One row per endpoint, because an endpoint takes its deliveries one at a time: a
+        backlog for one endpoint never fills the batch ahead of another endpoint's rows.
+        """
         rows = self._db.fetchall(
-            """SELECT event_id, target_url, body, attempts, event_type FROM webhook_outbox
-               WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?""",
+            """SELECT event_id, target_url, body, attempts, event_type, platform_id
+               FROM webhook_outbox WHERE seq IN (
+                   SELECT MIN(seq) FROM webhook_outbox
+                   WHERE state = 'pending' AND next_attempt_at <= ? GROUP BY target_url)
+               ORDER BY seq LIMIT ?""",
             (now, _BATCH),
         )
         return [
             OutboxRow(
-                r["event_id"], r["target_url"], bytes(r["body"]), r["attempts"], r["event_type"]
+                r["event_id"],
+                r["target_url"],
+                bytes(r["body"]),
+                r["attempts"],
+                r["event_type"],
+                r["platform_id"],
             )
             for r in rows
         ]
@@ -113,10 +149,15 @@ class Outbox:
     def record_failed_attempt(
         self, row: OutboxRow, status: int | None, error: str, now: float
     ) -> None:
-        """The attempt failed: schedule the next one, or give up after ``MAX_ATTEMPTS``."""
+        """The attempt failed: schedule the next one, or give up after ``MAX_ATTEMPTS``.
+
+        The next attempt's time is stored, so a restart with the same database resumes the
+        schedule where it was.
+        """
         attempts = row.attempts + 1
-        if attempts < MAX_ATTEMPTS:
-            state, next_at = "pending", now + BACKOFF_S[attempts - 1]
+        delay = self._schedule.delay_after(attempts)
+        if delay is not None:
+            state, next_at = "pending", now + delay
         else:
             state, next_at = "failed", now
         self._db.execute(

@@ -177,6 +177,7 @@ class Delivery:
     body: bytes
     answered: int
     at: float
+    received_at: float = 0.0  # wall clock, to compare with times the sandbox stores
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -187,6 +188,7 @@ class WebhookReceiver:
     """A loopback HTTP server that records POSTs and answers with scripted statuses."""
 
     default_status: int = 200
+    port: int = 0  # 0 picks a free one; a given port brings a closed receiver back
     scripted: deque[int] = field(default_factory=deque)
     deliveries: list[Delivery] = field(default_factory=list)
     _changed: threading.Condition = field(default_factory=threading.Condition)
@@ -204,7 +206,14 @@ class WebhookReceiver:
                         else receiver.default_status
                     )
                     receiver.deliveries.append(
-                        Delivery(self.path, dict(self.headers), body, status, time.monotonic())
+                        Delivery(
+                            self.path,
+                            dict(self.headers),
+                            body,
+                            status,
+                            time.monotonic(),
+                            time.time(),
+                        )
                     )
                     receiver._changed.notify_all()
                 self.send_response(status)
@@ -214,7 +223,7 @@ class WebhookReceiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # keep test output quiet
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, args=(0.05,), daemon=True
         )

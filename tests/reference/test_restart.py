@@ -31,7 +31,8 @@ def test_restart_keeps_state_and_delivers_pending_events(
     launch, receiver: WebhookReceiver, tmp_path: Path
 ) -> None:
     db = tmp_path / "sandbox.sqlite3"
-    first = launch(db=db)
+    fast_retries = ("--webhook-retry-scale", "0.001")
+    first = launch(*fast_retries, db=db)
     receiver.default_status = 500  # keep the event undelivered while the first run lives
     with first.client() as client:
         client.patch(
@@ -43,7 +44,7 @@ def test_restart_keeps_state_and_delivers_pending_events(
     assert first.stop() == 0
 
     receiver.default_status = 200
-    second = launch(db=db)
+    second = launch(*fast_retries, db=db)
     for key in (
         "client_id",
         "client_secret",

@@ -4,6 +4,7 @@ money movement relies on, and the event envelope of ``enqueue_event``."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import threading
 from pathlib import Path
@@ -15,7 +16,13 @@ from reference.kernel.platforms import PRIMARY, seed_platforms
 from reference.kernel.settings import ServerSettings
 from reference.server.schema import STATEMENTS
 from reference.server.services import open_services
-from reference.webhooks.outbox import MAX_ATTEMPTS, Outbox
+from reference.webhooks.outbox import (
+    JITTER,
+    MAX_ATTEMPTS,
+    RETRY_DELAYS_S,
+    Outbox,
+    RetrySchedule,
+)
 
 
 @pytest.fixture
@@ -106,3 +113,40 @@ def test_outbox_gives_up_after_the_last_attempt() -> None:
     assert outbox.due(now=float("inf")) == []
     state = db.fetchone("SELECT state, attempts FROM webhook_outbox")
     assert state is not None and (state["state"], state["attempts"]) == ("failed", MAX_ATTEMPTS)
+
+
+def test_retries_back_off_over_a_day_with_jitter() -> None:
+    schedule = RetrySchedule(rng=random.Random(24))
+    assert [schedule.delay_after(n) is None for n in (0, MAX_ATTEMPTS)] == [True, True]
+    assert RETRY_DELAYS_S[0] <= 10, "a blip is retried within seconds"
+    assert sum(RETRY_DELAYS_S) * (1 - JITTER) >= 24 * 3600, "retries span at least a day"
+    assert list(RETRY_DELAYS_S) == sorted(RETRY_DELAYS_S)
+    for attempts, base in enumerate(RETRY_DELAYS_S, start=1):
+        delays = {schedule.delay_after(attempts) for _ in range(50)}
+        assert all(d is not None and abs(d - base) <= base * JITTER for d in delays)
+        assert len(delays) > 1, "no jitter"
+    compressed = RetrySchedule(scale=0.001, rng=random.Random(24))
+    delay = compressed.delay_after(len(RETRY_DELAYS_S))
+    assert delay is not None and delay <= RETRY_DELAYS_S[-1] * 0.001 * (1 + JITTER)
+
+
+def test_the_next_attempt_time_is_stored() -> None:
+    db = Database(":memory:")
+    db.create_schema(STATEMENTS)
+    platform = seed_platforms(db)[PRIMARY]
+    outbox = Outbox(db, RetrySchedule(rng=random.Random(1)))
+    outbox.enqueue(
+        event_id="Webhook:y",
+        platform_id=platform.id,
+        event_type="TEST",
+        target_url="https://example.com",
+        body=b"{}",
+    )
+    [row] = outbox.due(now=float("inf"))
+    outbox.record_failed_attempt(row, None, "refused", now=1000.0)
+    assert outbox.due(now=1000.0 + RETRY_DELAYS_S[0] * (1 - JITTER) - 0.001) == []
+    stored = outbox.next_attempt_after(1000.0)
+    assert (
+        stored is not None
+        and abs(stored - 1000.0 - RETRY_DELAYS_S[0]) <= RETRY_DELAYS_S[0] * JITTER
+    )

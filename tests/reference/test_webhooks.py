@@ -43,12 +43,12 @@ def test_without_endpoint_the_test_event_is_409(client: httpx.Client) -> None:
     assert response.json()["code"] == "WEBHOOK_ENDPOINT_NOT_CONFIGURED"
 
 
-def test_failed_delivery_is_retried_until_2xx(
-    sandbox: RunningSandbox, client: httpx.Client, receiver: WebhookReceiver
-) -> None:
+def test_failed_delivery_is_retried_until_2xx(launch, receiver: WebhookReceiver) -> None:
+    sandbox = launch("--webhook-retry-scale", "0.001")  # retries after 5 ms, then 0.3 s
     receiver.answer_next(500, 503)
-    client.patch("/config", json={"webhookEndpoint": receiver.url})
-    webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
 
     deliveries = receiver.wait_for(lambda ds: any(d.answered == 200 for d in ds))
     assert [d.answered for d in deliveries] == [500, 503, 200]
