@@ -253,9 +253,7 @@ def _launch_sandbox_early(ns: argparse.Namespace, profile: TargetProfile | None 
     profile = profile or _command_line_profile(ns)
     if profile is not None and profile.embedded:
         embedded.launch_early(
-            embedded.sandbox_args(
-                profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
-            ),
+            embedded.sandbox_args(profile),
             count=embedded.sandbox_count(profile, _worker_count(ns.workers)),
         )
 

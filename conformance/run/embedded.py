@@ -50,6 +50,7 @@ QUOTE_LIFETIME_FLAG = "--quote-lifetime"
 # waiting for expiry, started early, rarely wait at the end of a run (at 5 s they idled both
 # workers of a 7-second -n 2 run for a second).
 EMBEDDED_QUOTE_LIFETIME_S = 3
+PRIVATE_FLAG = "--allow-private-webhooks"
 EMBEDDED_STOP_GRACE_S = 0.05  # what is left of a sandbox's graceful shutdown at the end
 
 
@@ -217,17 +218,27 @@ def forget_early() -> None:
                 stream.close()
 
 
-def sandbox_args(regulated: bool, skip_verification_paperwork: bool, embedded_args: str) -> str:
+def sandbox_args(profile: TargetProfile) -> str:
     """The command-line arguments of the embedded sandbox for a profile's settings."""
     flags = []
-    if regulated:
+    if profile.regulated:
         flags.append("--regulated")
-    if skip_verification_paperwork:
+    if profile.skip_verification_paperwork:
         flags.append("--skip-verification-paperwork")
-    if not _sets_flag(embedded_args, QUOTE_LIFETIME_FLAG):
+    if not _sets_flag(profile.embedded_args, QUOTE_LIFETIME_FLAG):
         # short-lived quotes, so expiry tests wait seconds for expiresAt, not minutes
         flags.extend([QUOTE_LIFETIME_FLAG, str(EMBEDDED_QUOTE_LIFETIME_S)])
-    return " ".join([*flags, embedded_args]).strip()
+    if _sink_off_loopback(profile) and not _sets_flag(profile.embedded_args, PRIVATE_FLAG):
+        # the run's own sink, where the user put it: the sandbox refuses private addresses
+        # for webhookEndpoint unless told (SANDBOX.md)
+        flags.append(PRIVATE_FLAG)
+    return " ".join([*flags, profile.embedded_args]).strip()
+
+
+def _sink_off_loopback(profile: TargetProfile) -> bool:
+    """Whether the run's sink is reached elsewhere than on loopback."""
+    loopback = profile.sink_host in ("127.0.0.1", "localhost", "::1")
+    return not loopback or profile.sink_public_url is not None
 
 
 def _sets_flag(args: str, flag: str) -> bool:
@@ -271,9 +282,7 @@ def start_lanes(state: SessionState, count: int) -> None:
     """Start the embedded sandbox, and ``count - 1`` more for the xdist workers (each a
     lane of its own: ``SessionState.lane_for``); the profile points at the first."""
     profile = state.profile
-    args = sandbox_args(
-        profile.regulated, profile.skip_verification_paperwork, profile.embedded_args
-    )
+    args = sandbox_args(profile)
     launches: list[EmbeddedLaunch] = []
     try:
         # all started before any is waited for: their start-ups overlap
