@@ -62,7 +62,18 @@ class Operation:
     limit: BodyLimit = JSON_LIMIT
 
 
-def api_route(path: str, *operations: Operation) -> Route:
+class ApiRoute(Route):
+    """A route of the API, keeping its operations so the route table tells which methods
+    take a body and how large (the self-tests send every route what it reads)."""
+
+    def __init__(
+        self, path: str, endpoint: Callable[..., Any], operations: Mapping[str, Operation]
+    ):
+        super().__init__(path, endpoint, methods=list(operations), name=path)
+        self.operations = dict(operations)
+
+
+def api_route(path: str, *operations: Operation) -> ApiRoute:
     """A route under the versioned base path serving each of ``operations``.
 
     One route per path, so a 405 answer's ``Allow`` header lists every method of it.
@@ -88,4 +99,4 @@ def api_route(path: str, *operations: Operation) -> Route:
         )
         return await call_sync(services.settings, operation.handler, api_request)
 
-    return Route(path, endpoint, methods=list(by_method), name=path)
+    return ApiRoute(path, endpoint, by_method)
