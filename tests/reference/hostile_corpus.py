@@ -152,15 +152,53 @@ MALFORMED: dict[str, bytes] = {
 # Bodies a route with an optional body may take as none: any answer but a 5xx.
 EMPTY: dict[str, bytes] = {"empty": b"", "whitespace": b" \r\n\t "}
 
-FIELDS = (
-    "customerId customerType fullName email phoneNumber birthDate nationality address"
-    " businessInfo currencies amount currency merchant transactionId internalAccountId"
-    " accountId source destination lockedCurrencySide lockedCurrencyAmount redirectUri code"
-    " umaDomain webhookEndpoint supportedCurrencies feeConfigs cardTokenization2faConfig roles"
-    " ownershipPercentage personalInfo name policy walletProvider type oidcToken"
-    " clientPublicKey encryptedOtpBundle targetPublicKey privateEnabled inviterCustomerId"
-    " agreementConsents endUserTermsConsent accountInfo signature immediatelyExecute"
-).split()
+FIELDS = [
+    "customerId",
+    "customerType",
+    "fullName",
+    "email",
+    "phoneNumber",
+    "birthDate",
+    "nationality",
+    "address",
+    "businessInfo",
+    "currencies",
+    "amount",
+    "currency",
+    "merchant",
+    "transactionId",
+    "internalAccountId",
+    "accountId",
+    "source",
+    "destination",
+    "lockedCurrencySide",
+    "lockedCurrencyAmount",
+    "redirectUri",
+    "code",
+    "umaDomain",
+    "webhookEndpoint",
+    "supportedCurrencies",
+    "feeConfigs",
+    "cardTokenization2faConfig",
+    "roles",
+    "ownershipPercentage",
+    "personalInfo",
+    "name",
+    "policy",
+    "walletProvider",
+    "type",
+    "oidcToken",
+    "clientPublicKey",
+    "encryptedOtpBundle",
+    "targetPublicKey",
+    "privateEnabled",
+    "inviterCustomerId",
+    "agreementConsents",
+    "endUserTermsConsent",
+    "accountInfo",
+    "signature",
+    "immediatelyExecute",
+]
 ODD_VALUES: list[Any] = [
     None,
     True,

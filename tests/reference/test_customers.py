@@ -235,9 +235,7 @@ def test_null_means_not_sent_on_create_and_is_refused_on_patch(client: httpx.Cli
     refused = client.patch(url, json={**nulls, "email": "ann@example.com"})
     assert refused.status_code == 400, refused.text
     errors = refused.json()["details"]["errors"]
-    assert {(e["field"], e["constraint"]) for e in errors} == {
-        (name, "NOT_NULL") for name in nulls
-    }
+    assert {(e["field"], e["constraint"]) for e in errors} == {(name, "NOT_NULL") for name in nulls}
     assert client.get(url).json() == customer  # nothing of a refused PATCH is kept
     business_id = created(client.post("/customers", json=business()))["id"]
     answer = client.patch(f"/customers/{business_id}", json={"businessInfo": {"taxId": None}})

@@ -86,7 +86,9 @@ def still_answers(client: httpx.Client) -> None:
 
 
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda o: f"{o.method} {o.template}")
-def test_malformed_bodies(target: RunningSandbox, ids: dict[str, str], operation: Operation) -> None:
+def test_malformed_bodies(
+    target: RunningSandbox, ids: dict[str, str], operation: Operation
+) -> None:
     """Not UTF-8, not JSON, or JSON with what nothing downstream can carry: 400 on every
     route that reads a body, before its handler; ignored (and never a 5xx) elsewhere."""
     url = url_of(target, operation, ids)
