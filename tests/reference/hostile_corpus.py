@@ -270,5 +270,3 @@ NON_ASCII_AUTH: dict[str, bytes] = {
     "Bearer, high bytes": b"Bearer \xff\xfe\xfd",
     "no scheme, high bytes": b"\x80\x81\x82",
 }
-
-OVERSIZE = JSON_LIMIT.max_bytes + 1
