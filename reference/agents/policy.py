@@ -12,12 +12,12 @@ execute of its customer's ``PENDING`` quote is not carried out: it waits for the
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reference.accounts import internal_accounts
@@ -25,6 +25,7 @@ from reference.agents import approvals as agent_approvals
 from reference.agents.bearer import AGENT_SCOPE_KEY
 from reference.agents.store import Agent
 from reference.kernel.errors import ApiError, render
+from reference.kernel.request_body import LARGEST_LIMIT, decode_json_object, read_raw
 from reference.kernel.seams import seam
 from reference.kernel.services import Services
 from reference.kernel.sync_calls import call_sync
@@ -62,15 +63,10 @@ class AgentPolicyMiddleware:
             await self.app(scope, receive, send)
             return
         messages: list[Message] = []
-        body = b""
-        if scope["method"] == "POST":
-            while True:
-                message = await receive()
-                messages.append(message)
-                body += message.get("body", b"")
-                if not message.get("more_body"):
-                    break
         try:
+            if scope["method"] == "POST":  # bounded like every body (the route re-bounds it)
+                messages = await read_raw(receive, Headers(scope=scope), LARGEST_LIMIT)
+            body = b"".join(message.get("body", b"") for message in messages)
             early = await call_sync(self.services.settings, self._judge, scope, agent, body)
         except ApiError as error:
             await render(error, self.services.settings)(scope, receive, send)
@@ -154,10 +150,8 @@ class AgentPolicyMiddleware:
 
 def _quote_source_owner(services: Services, platform_id: str, body: bytes) -> str | None:
     """The customer whose money a quote request would move (its source)."""
-    try:
-        parsed = json.loads(body or b"{}")
-    except ValueError:
-        return None
+    # The route would refuse a malformed body: refused here first, in the same words
+    parsed = decode_json_object(body)
     source = parsed.get("source") if isinstance(parsed, dict) else None
     if not isinstance(source, dict):
         return None

@@ -75,10 +75,15 @@ RETURN_REVERSED = seam(
 )
 
 
+MAX_AMOUNT = 10**15  # as quotes and funding: keeps every balance inside SQLite's integers
+
+
 def _amount(body: dict[str, Any], field: str = "amount") -> int:
     value: Any = body.get(field)
     if not is_integer(value) or value <= 0:
         raise InvalidInput([FieldError(field, "POSITIVE_INTEGER", "a positive integer amount")])
+    if value > MAX_AMOUNT:
+        raise InvalidInput([FieldError(field, "MAXIMUM", f"must be at most {MAX_AMOUNT}")])
     return int(value)
 
 

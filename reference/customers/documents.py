@@ -1,9 +1,10 @@
 """``POST /documents`` (§2 Document, §4, §8 uploaded document): a multipart upload,
 validated, quality-checked and recorded.
 
-The upload is bounded before it is parsed: a declared ``Content-Length`` over the cap is
-refused unread, and a body without one is counted while it streams. Only the metadata is
-kept (SQLite); the bytes are hashed and dropped, as nothing reads them back.
+The upload is bounded before it is parsed (``reference.kernel.request_body``: a declared
+``Content-Length`` over the cap is refused unread, a body without one counted while it
+streams). Only the metadata is kept (SQLite); the bytes are hashed and dropped, as
+nothing reads them back.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.types import Message
 
 from reference.customers import images
 from reference.customers.owners import find_owner
@@ -26,14 +26,13 @@ from reference.kernel.clock import iso, utc_now
 from reference.kernel.db import Database
 from reference.kernel.errors import ApiError, FieldError, InvalidInput
 from reference.kernel.field_checks import country, text
+from reference.kernel.request_body import DOCUMENT_LIMIT, MAX_DOCUMENT_BYTES
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 from reference.kernel.validation import Problems
 
-MAX_FILE_BYTES = 10 * 1024 * 1024  # §8: at most 10 MB
-_FORM_OVERHEAD = 64 * 1024  # boundaries, part headers and the short text fields
-_MAX_BODY_BYTES = MAX_FILE_BYTES + _FORM_OVERHEAD
+MAX_FILE_BYTES = MAX_DOCUMENT_BYTES  # §8: at most 10 MB
 MIN_IMAGE_SIDE = 320  # the documented sandbox quality trigger, in pixels
 QUALITY_REASON = "the four corners must be in frame and in focus"
 
@@ -80,39 +79,17 @@ class Upload:
     data: bytes
 
 
-class _BodyTooLarge(Exception):
-    """The streamed body passed the cap."""
-
-
-def _too_large() -> InvalidInput:
-    return InvalidInput([FieldError("file", "MAX_SIZE", "must be at most 10 MB")])
-
-
 def _form_error(message: str) -> InvalidInput:
     return InvalidInput([FieldError("body", "MULTIPART", message)])
 
 
 async def read_document_form(request: Request) -> dict[str, Any]:
-    """The form's text fields and its file, read with bounded memory and disk."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > _MAX_BODY_BYTES:
-        raise _too_large()  # refused before reading a byte of it
+    """The form's text fields and its file, read with bounded memory and disk (the body is
+    already bounded by the route's ``DOCUMENT_LIMIT``)."""
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         raise _form_error("must be multipart/form-data")
-    received = 0
-    upstream = request.receive
-
-    async def counting_receive() -> Message:
-        nonlocal received
-        message = await upstream()
-        received += len(message.get("body", b""))
-        if received > _MAX_BODY_BYTES:
-            raise _BodyTooLarge
-        return message
-
-    bounded = Request(request.scope, counting_receive)
     try:
-        async with bounded.form(max_files=1, max_fields=len(_TEXT_FIELDS) + 4) as form:
+        async with request.form(max_files=1, max_fields=len(_TEXT_FIELDS) + 4) as form:
             fields: dict[str, Any] = {}
             for name in _TEXT_FIELDS:
                 value = form.get(name)
@@ -124,8 +101,6 @@ async def read_document_form(request: Request) -> dict[str, Any]:
                 data = await part.read(MAX_FILE_BYTES + 1)
                 declared_type = (part.content_type or "").split(";")[0].strip().lower()
                 upload = Upload(part.filename, declared_type, data)
-    except _BodyTooLarge:
-        raise _too_large() from None
     except HTTPException as exc:  # Starlette's report of a malformed multipart body
         raise _form_error(str(exc.detail)) from exc
     return {"fields": fields, "file": upload}
@@ -276,5 +251,8 @@ def documents_of(db: Database, holder_id: str) -> set[tuple[str, str | None]]:
 
 
 ROUTES = [
-    api_route("/documents", Operation("POST", create_document, reader=read_document_form)),
+    api_route(
+        "/documents",
+        Operation("POST", create_document, reader=read_document_form, limit=DOCUMENT_LIMIT),
+    ),
 ]

@@ -78,6 +78,15 @@ _BUSINESS_FIELDS: Mapping[str, Check] = {
     "primaryContactFirstName": text,
     "primaryContactLastName": text,
 }
+# What a PATCH may send; null for any of them is refused (SANDBOX.md, "Customers")
+_PATCHABLE = (
+    *_FIELDS,
+    "customerType",
+    "currencies",
+    "businessInfo",
+    "agreementConsents",
+    "endUserTermsConsent",
+)
 # UserInfoFieldName -> the field that carries it, per customer type. Businesses carry the
 # person-shaped names in businessInfo (their required fields), so a business is never
 # asked for a birth date (SANDBOX.md lists the individual mapping).
@@ -149,6 +158,9 @@ def validate_patch(
 ) -> ValidCustomer:
     """The customer's fields after a valid PATCH body (fields not sent are kept)."""
     problems = Problems()
+    problems.no_nulls(body, _PATCHABLE, "")
+    if isinstance(body.get("businessInfo"), dict):
+        problems.no_nulls(body["businessInfo"], _BUSINESS_FIELDS, "businessInfo")
     kind = customer.customer_type
     sent_type = body.get("customerType")
     if sent_type is not None and sent_type != kind:

@@ -23,6 +23,7 @@ PLATFORM_SCOPE_KEY = "reference.platform"
 
 REASON_MISSING = "missing Authorization header"
 REASON_NOT_BASIC = "Authorization header must use the Basic scheme"
+REASON_NOT_ASCII = "Basic credentials must be ASCII base64"
 REASON_BAD_BASE64 = "Basic credentials are not valid base64"
 REASON_NO_COLON = "Basic credentials must be '<token id>:<secret>'"
 REASON_UNKNOWN_TOKEN = "unknown API token id"
@@ -37,6 +38,8 @@ def parse_basic(header: str) -> tuple[str, str]:
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "basic" or not token.strip():
         raise Unauthorized(REASON_NOT_BASIC)
+    if not token.isascii():  # the header's bytes arrive as latin-1: b64decode raises on them
+        raise Unauthorized(REASON_NOT_ASCII)
     try:
         decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError) as exc:

@@ -13,6 +13,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
@@ -129,15 +130,40 @@ async def handle_http_exception(request: Request, exc: Exception) -> Response:
     return render(error, _settings(request))
 
 
-async def handle_unexpected(request: Request, exc: Exception) -> Response:
-    """A bug: log the traceback to stderr and answer 500 in the envelope."""
-    log.exception("unhandled error on %s %s", request.method, request.url.path)
-    error = ApiError(500, "INTERNAL_ERROR", "internal error in the reference sandbox")
-    return render(error, _settings(request))
+class UnexpectedErrors:
+    """The safety net: a bug below answers the 500 envelope and the connection stays usable.
+
+    Starlette's own handler for ``Exception`` answers and then re-raises, and the server
+    closes the connection on a re-raised error; this middleware answers and returns. After
+    the answer has started nothing can be said any more, so the error goes on up then.
+    """
+
+    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            error = ApiError(500, "INTERNAL_ERROR", "internal error in the reference sandbox")
+            await render(error, self.settings)(scope, receive, send)
 
 
 EXCEPTION_HANDLERS = {
     ApiError: handle_api_error,
     HTTPException: handle_http_exception,
-    Exception: handle_unexpected,
 }

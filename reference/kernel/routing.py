@@ -1,14 +1,14 @@
 """How an API module declares a route: a synchronous handler taking an ``ApiRequest``.
 
-``api_route`` reads and checks the body on the event loop (JSON by default, or with the
-operation's own reader, e.g. a multipart form), then runs the handler, which may use the
-database, where ``reference.kernel.sync_calls`` says: on the loop, or in a fault mode in the
-thread pool.
+``api_route`` reads and checks the body on the event loop through the one decoding layer
+(``reference.kernel.request_body``: bounded by the operation's ``limit``, then JSON by
+default, or the operation's own reader, e.g. a multipart form), then runs the handler, which
+may use the database, where ``reference.kernel.sync_calls`` says: on the loop, or in a fault
+mode in the thread pool.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +19,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from reference.kernel.auth import PLATFORM_SCOPE_KEY
-from reference.kernel.errors import FieldError, InvalidInput
 from reference.kernel.platforms import Platform
+from reference.kernel.request_body import JSON_LIMIT, BodyLimit, bounded, read_json_object
 from reference.kernel.services import Services
 from reference.kernel.sync_calls import call_sync
 
@@ -51,16 +51,29 @@ class Operation:
     """One method of a path: its handler, and whether it takes a JSON object body.
 
     Without ``body`` any request body is ignored and the handler sees ``{}``; a ``reader``
-    replaces the JSON reading (and implies a body).
+    replaces the JSON reading (and implies a body). A body over ``limit`` is refused before
+    the handler runs, whatever the operation does with it.
     """
 
     method: str
     handler: Handler
     body: bool = False
     reader: BodyReader | None = None
+    limit: BodyLimit = JSON_LIMIT
 
 
-def api_route(path: str, *operations: Operation) -> Route:
+class ApiRoute(Route):
+    """A route of the API, keeping its operations so the route table tells which methods
+    take a body and how large (the self-tests send every route what it reads)."""
+
+    def __init__(
+        self, path: str, endpoint: Callable[..., Any], operations: Mapping[str, Operation]
+    ):
+        super().__init__(path, endpoint, methods=list(operations), name=path)
+        self.operations = dict(operations)
+
+
+def api_route(path: str, *operations: Operation) -> ApiRoute:
     """A route under the versioned base path serving each of ``operations``.
 
     One route per path, so a 405 answer's ``Allow`` header lists every method of it.
@@ -69,6 +82,7 @@ def api_route(path: str, *operations: Operation) -> Route:
 
     async def endpoint(request: Request) -> Response:
         operation = by_method[request.method if request.method != "HEAD" else "GET"]
+        request = bounded(request, operation.limit)
         if operation.reader is not None:
             parsed = await operation.reader(request)
         else:
@@ -85,26 +99,4 @@ def api_route(path: str, *operations: Operation) -> Route:
         )
         return await call_sync(services.settings, operation.handler, api_request)
 
-    return Route(path, endpoint, methods=list(by_method), name=path)
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _body_error(constraint: str, message: str) -> InvalidInput:
-    return InvalidInput([FieldError("body", constraint, message)])
-
-
-async def read_json_object(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, or 400 ``INVALID_INPUT`` on field ``body``."""
-    raw = await request.body()
-    if not raw.strip():
-        raise _body_error("REQUIRED", "a JSON object body is required")
-    try:
-        value = json.loads(raw, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
-        raise _body_error("JSON", "must be valid JSON") from exc
-    if not isinstance(value, dict):
-        raise _body_error("TYPE_OBJECT", "must be a JSON object")
-    return value
+    return ApiRoute(path, endpoint, by_method)

@@ -53,6 +53,13 @@ class Problems:
             self.add(at(path, key), "REQUIRED", "is required")
         return value
 
+    def no_nulls(self, obj: Mapping[str, Any], keys: Collection[str], path: str) -> None:
+        """Record ``NOT_NULL`` for each of ``keys`` sent as null: on a PATCH the interface
+        gives null no meaning (it neither clears nor keeps), so it is refused, not ignored."""
+        for key in keys:
+            if key in obj and obj[key] is None:
+                self.add(at(path, key), "NOT_NULL", "must not be null: omit it to keep the value")
+
     def object(self, path: str, value: Any) -> dict[str, Any] | None:
         """``value`` if it is a JSON object."""
         if isinstance(value, dict):

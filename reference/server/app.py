@@ -32,7 +32,7 @@ from reference.customers import (
 )
 from reference.customers import store as customer_store
 from reference.invitations import claims as invitations
-from reference.kernel.errors import EXCEPTION_HANDLERS
+from reference.kernel.errors import EXCEPTION_HANDLERS, UnexpectedErrors
 from reference.kernel.latency import ResponseDelayMiddleware
 from reference.kernel.method_routing import method_routes
 from reference.kernel.services import Services
@@ -136,6 +136,11 @@ def create_app(services: Services) -> Starlette:
     )
     # Hosted pages are opened by end users in a browser: outside the API, no credentials.
     routes: list[BaseRoute] = [*hosted.ROUTES, api]
-    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        exception_handlers=EXCEPTION_HANDLERS,
+        middleware=[Middleware(UnexpectedErrors, settings=services.settings)],
+        lifespan=lifespan,
+    )
     app.state.services = services
     return app

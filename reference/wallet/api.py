@@ -9,7 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from reference.kernel.errors import ApiError, Unauthorized
-from reference.kernel.routing import ApiRequest, Operation, api_route, read_json_object
+from reference.kernel.request_body import read_json_object
+from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.wallet import credentials as wallet_credentials
 from reference.wallet import logins as wallet_logins
 from reference.wallet import otp as wallet_otp

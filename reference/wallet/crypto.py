@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
 
 from reference.kernel.db import Database
+from reference.kernel.request_body import strict_loads
 from reference.webhooks.signing import load_or_create_key
 
 HPKE_INFO = b"service_hpke"
@@ -126,7 +127,7 @@ def sealed_from_json(value: Any) -> Sealed | None:
     """``{"encappedPublic": hex, "ciphertext": hex}`` as a JSON string or object; else None."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = strict_loads(value)
         except (ValueError, RecursionError):
             return None
     if not isinstance(value, dict):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import json
 import math
 import re
 import time
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.kernel.errors import FieldError, InvalidInput, Unauthorized
+from reference.kernel.request_body import strict_loads
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 
@@ -74,13 +74,9 @@ def _segment(text: str) -> Any:
     padded = text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4)
     try:
         raw = base64.b64decode(padded, validate=True)
-        return json.loads(raw, parse_constant=_no_constant)
+        return strict_loads(raw)
     except (binascii.Error, ValueError, RecursionError) as exc:
         raise _malformed("segments must be base64url of JSON") from exc
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
 
 
 def parse(token: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
 from reference.kernel.errors import FieldError, InvalidInput, Unauthorized
+from reference.kernel.request_body import strict_loads
 from reference.kernel.routing import ApiRequest
 from reference.kernel.seams import seam
 from reference.wallet import challenges as wallet_challenges
@@ -54,7 +54,7 @@ def _tek_key(request: ApiRequest, plaintext: bytes) -> str:
     """Check the opened plaintext: the code, then the compressed TEK key; its hex."""
     seams = request.services.settings.seams
     try:
-        content: Any = json.loads(plaintext)
+        content: Any = strict_loads(plaintext)
     except (ValueError, RecursionError) as exc:
         raise Unauthorized("decryption failed: the plaintext is not JSON") from exc
     if not isinstance(content, dict):

@@ -13,13 +13,13 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from reference.kernel.errors import Unauthorized
+from reference.kernel.request_body import strict_loads
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 from reference.kernel.validation import Problems
@@ -95,7 +95,7 @@ def read_b64url(problems: Problems, obj: dict[str, Any], key: str, path: str) ->
 
 def _client_data(raw: bytes, expected_type: str) -> dict[str, Any]:
     try:
-        data = json.loads(raw)
+        data = strict_loads(raw)
     except (ValueError, RecursionError) as exc:
         raise Unauthorized("client data is not JSON") from exc
     if not isinstance(data, dict) or data.get("type") != expected_type:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from .customer_helpers import ADDRESS, business, business_info, constraints, created, individual
-from .reference_helpers import currency
+from .reference_helpers import currency, invalid_fields
 
 CUSTOMER_ID = re.compile(r"Customer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ISO_MS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
@@ -227,8 +227,16 @@ def test_provider_required_fields_per_currency(client: httpx.Client) -> None:
     assert client.post("/customers", json=business(currencies=["BRL"])).status_code == 201
 
 
-def test_null_means_not_sent(client: httpx.Client) -> None:
+def test_null_means_not_sent_on_create_and_is_refused_on_patch(client: httpx.Client) -> None:
     customer = created(client.post("/customers", json=individual(email=None, region=None)))
     assert "email" not in customer and "region" not in customer
-    patched = client.patch(f"/customers/{customer['id']}", json={"fullName": None}).json()
-    assert patched["fullName"] == customer["fullName"]
+    url = f"/customers/{customer['id']}"
+    nulls = {"fullName": None, "currencies": None, "agreementConsents": None}
+    refused = client.patch(url, json={**nulls, "email": "ann@example.com"})
+    assert refused.status_code == 400, refused.text
+    errors = refused.json()["details"]["errors"]
+    assert {(e["field"], e["constraint"]) for e in errors} == {(name, "NOT_NULL") for name in nulls}
+    assert client.get(url).json() == customer  # nothing of a refused PATCH is kept
+    business_id = created(client.post("/customers", json=business()))["id"]
+    answer = client.patch(f"/customers/{business_id}", json={"businessInfo": {"taxId": None}})
+    assert invalid_fields(answer) == {"businessInfo.taxId"}
