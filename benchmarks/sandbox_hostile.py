@@ -74,7 +74,11 @@ def _send(client: httpx.Client, base: str, request: tuple[str, str, bytes, dict[
     method, path, body, headers = request
     raw = [(name.encode(), value.encode("utf-8")) for name, value in headers.items()]
     try:
-        status = client.request(method, base + path, content=body, headers=raw).status_code
+        if "authorization" in headers:  # the client's own credentials would replace them
+            with httpx.Client(timeout=client.timeout) as bare:
+                status = bare.request(method, base + path, content=body, headers=raw).status_code
+        else:
+            status = client.request(method, base + path, content=body, headers=raw).status_code
     except httpx.HTTPError:
         return "no answer"
     return f"{status // 100}xx"
