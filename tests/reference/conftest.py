@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from .hostile_corpus import record_ids
 from .reference_helpers import (
     RunningSandbox,
     WebhookReceiver,
@@ -100,3 +101,18 @@ def early_client(request: pytest.FixtureRequest) -> httpx.Client:
     name = "regulated_client" if request.param == "regulated" else "skip_paperwork_client"
     client: httpx.Client = request.getfixturevalue(name)
     return client
+
+
+@pytest.fixture(scope="module")
+def target() -> Iterator[RunningSandbox]:
+    """A sandbox of the module's own: the hostile corpus changes what it reaches."""
+    running = start_sandbox()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def ids(target: RunningSandbox) -> dict[str, str]:
+    """An id of a real record of each kind a path takes, in ``target``."""
+    with target.client() as client:
+        return record_ids(client)

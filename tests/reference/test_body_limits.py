@@ -17,25 +17,12 @@ import pytest
 
 from reference.kernel.request_body import JSON_LIMIT
 
-from .hostile_corpus import Operation, operations, path_of, record_ids
-from .reference_helpers import RunningSandbox, start_sandbox
+from .hostile_corpus import Operation, operations, path_of
+from .reference_helpers import RunningSandbox
 
 API_OPERATIONS = [o for o in operations() if not o.hosted]
 BOUNDARY = "b0undary"
 ANSWER_TIMEOUT_S = 10.0  # a bound on a hung server, never waited out when all is well
-
-
-@pytest.fixture(scope="module")
-def target() -> Iterator[RunningSandbox]:
-    running = start_sandbox()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def ids(target: RunningSandbox) -> dict[str, str]:
-    with target.client() as client:
-        return record_ids(client)
 
 
 class RawRequest:

@@ -8,7 +8,6 @@ of real records, so a value that passes the decoding layer meets the handler's o
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -22,28 +21,13 @@ from .hostile_corpus import (
     odd_bodies,
     operations,
     path_of,
-    record_ids,
     valid_body,
     with_surrogate_each,
 )
-from .reference_helpers import RunningSandbox, start_sandbox
+from .reference_helpers import RunningSandbox
 
 OPERATIONS = operations()
 JSON_TYPE = {"content-type": "application/json"}
-
-
-@pytest.fixture(scope="module")
-def target() -> Iterator[RunningSandbox]:
-    """A sandbox of its own: the corpus changes the records and configuration it reaches."""
-    running = start_sandbox()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def ids(target: RunningSandbox) -> dict[str, str]:
-    with target.client() as client:
-        return record_ids(client)
 
 
 def url_of(target: RunningSandbox, operation: Operation, ids: dict[str, str]) -> str:
