@@ -63,6 +63,36 @@ def test_every_endpoint_and_schema_is_in_it_and_every_ref_resolves() -> None:
         Draft202012Validator.check_schema(schema)
 
 
+def test_creating_operations_link_to_those_that_take_their_id() -> None:
+    """A stateful tool chains the id a creating POST answers into the operations below its
+    collection path; each link names a real operation, one of its parameters, and an id
+    the answer's schema has."""
+    document = build_openapi()
+    operations = {
+        op["operationId"]: op for ops in document["paths"].values() for op in ops.values()
+    }
+    found = set()
+    for path, ops in document["paths"].items():
+        for method, operation in ops.items():
+            for response in operation["responses"].values():
+                for link in (response.get("links") or {}).values():
+                    target = operations[link["operationId"]]
+                    ((parameter, expression),) = link["parameters"].items()
+                    assert parameter in {p["name"] for p in target.get("parameters", [])}
+                    assert expression == "$response.body#/id"
+                    schema = response["content"]["application/json"]["schema"]
+                    assert "id" in _resolve(document, schema["$ref"])["properties"], path
+                    found.add((f"{method.upper()} {path}", link["operationId"]))
+    assert {
+        ("POST /customers", "get_customers_customerId"),
+        ("POST /customers", "post_customers_customerId_verify_email"),
+        ("POST /quotes", "post_quotes_quoteId_execute"),
+        ("POST /quotes", "post_quotes_quoteId_authorize"),
+        ("POST /internal-accounts", "patch_internal_accounts_id"),
+        ("POST /auth/credentials", "post_auth_credentials_id_verify"),
+    } <= found, sorted(found)
+
+
 def test_it_validates_as_openapi_3_1() -> None:
     schemathesis = pytest.importorskip(
         "schemathesis", reason="schemathesis (the `test` extra) holds the OpenAPI 3.1 meta-schema"

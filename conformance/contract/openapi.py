@@ -26,7 +26,7 @@ from conformance import INTERFACE_VERSION, SUITE_VERSION
 from conformance.contract.endpoint_schemas import ENDPOINTS, WALLET_SIGNED, Endpoint
 from conformance.ground.datafiles import schemas_dir
 
-__all__ = ["build_openapi", "component_name", "main", "render"]
+__all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
 
 _DROP = ("$schema", "$id", "$defs")
 _PARAM = re.compile(r"\{([^}/]+)\}")
@@ -115,7 +115,7 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
     responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
     operation: dict[str, Any] = {
-        "operationId": _OPERATION_ID.sub("_", f"{method.lower()}{template}").strip("_"),
+        "operationId": operation_id(endpoint),
         "summary": f"{method} {template}",
         "description": endpoint.clause,
         "tags": [endpoint.section],
@@ -145,12 +145,40 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     return operation
 
 
+def operation_id(endpoint: Endpoint) -> str:
+    """``POST /quotes/{quoteId}/execute`` -> ``post_quotes_quoteId_execute``."""
+    return _OPERATION_ID.sub("_", f"{endpoint.method.lower()}{endpoint.template}").strip("_")
+
+
+def _links(creator: Endpoint) -> dict[str, Any]:
+    """The operations that take the id of what ``creator`` answers: a resource created at
+    a collection path is addressed below it (``POST /quotes`` -> ``/quotes/{quoteId}/...``),
+    by the first parameter there. A tool chaining requests (a stateful fuzzer) follows them."""
+    if creator.method != "POST" or creator.response is None or creator.is_list:
+        return {}
+    prefix = creator.template + "/{"
+    links: dict[str, Any] = {}
+    for endpoint in ENDPOINTS:
+        if endpoint.template.startswith(prefix):
+            parameter = _PARAM.findall(endpoint.template[len(creator.template) :])[0]
+            links[operation_id(endpoint)] = {
+                "operationId": operation_id(endpoint),
+                "parameters": {parameter: "$response.body#/id"},
+                "description": f"the id of the {creator.response} this answers",
+            }
+    return links
+
+
 def build_openapi(base_url: str = "http://127.0.0.1:8080") -> dict[str, Any]:
     """The OpenAPI 3.1 document (a fresh dict)."""
     root = schemas_dir()
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
-        paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = _operation(endpoint)
+        operation = _operation(endpoint)
+        links = _links(endpoint)
+        if links:
+            operation["responses"]["2XX"]["links"] = links
+        paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = operation
     webhook = {
         "post": {
             "operationId": "webhook_event",
