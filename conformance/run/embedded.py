@@ -23,6 +23,7 @@ from typing import Any
 from conformance.ground import stop_signal
 from conformance.ground.profile import TargetProfile
 from conformance.run.state import SessionState
+from conformance.webhooks.sink import url_on_loopback
 
 __all__ = [
     "EmbeddedLaunch",
@@ -236,9 +237,8 @@ def sandbox_args(profile: TargetProfile) -> str:
 
 
 def _sink_off_loopback(profile: TargetProfile) -> bool:
-    """Whether the run's sink is reached elsewhere than on loopback."""
-    loopback = profile.sink_host in ("127.0.0.1", "localhost", "::1")
-    return not loopback or profile.sink_public_url is not None
+    """Whether the URL the run's sink registers is elsewhere than on loopback."""
+    return not url_on_loopback(profile.sink_host) or profile.sink_public_url is not None
 
 
 def _sets_flag(args: str, flag: str) -> bool:

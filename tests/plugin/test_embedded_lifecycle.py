@@ -52,7 +52,8 @@ def test_one_nobody_took_is_stopped():
     ("argv", "expected"),
     [
         (["run"], "--quote-lifetime 3"),
-        (["run", "--sink-host=0.0.0.0"], "--quote-lifetime 3 --allow-private-webhooks"),
+        (["run", "--sink-host=0.0.0.0"], "--quote-lifetime 3"),  # it hands out a loopback URL
+        (["run", "--sink-host=192.168.1.5"], "--quote-lifetime 3 --allow-private-webhooks"),
         (["run", "--regulated=true"], "--regulated --quote-lifetime 3"),
         (["run", "--embedded-args=--quote-lifetime 60"], "--quote-lifetime 60"),
         (["run", "--target-url=http://127.0.0.1:9/v1", "--client-id=a", "--client-secret=b"],

@@ -31,6 +31,7 @@ EXPECTED = {
     "generate_tls_material",
     "load_public_key",
     "machine_for",
+    "url_on_loopback",
     "verify_signature",
 }
 

@@ -16,6 +16,7 @@ control API. Without xdist the same code path runs in one process.
 
 from conformance.ground.public_keys import PublicKey, load_public_key
 
+from ._addresses import url_on_loopback
 from .ordering import (
     CUSTOMER_KYB,
     CUSTOMER_KYC,
@@ -62,5 +63,6 @@ __all__ = [
     "generate_tls_material",
     "load_public_key",
     "machine_for",
+    "url_on_loopback",
     "verify_signature",
 ]

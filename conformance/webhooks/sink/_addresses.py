@@ -10,7 +10,14 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-__all__ = ["client_is_loopback", "is_loopback", "is_wildcard", "tls_hosts", "url_host"]
+__all__ = [
+    "client_is_loopback",
+    "is_loopback",
+    "is_wildcard",
+    "tls_hosts",
+    "url_host",
+    "url_on_loopback",
+]
 
 
 def is_loopback(host: str) -> bool:
@@ -44,6 +51,11 @@ def url_host(host: str) -> str:
     if is_wildcard(host):
         return "127.0.0.1"
     return f"[{host}]" if ":" in host else host
+
+
+def url_on_loopback(host: str) -> bool:
+    """Whether the sink listening on ``host`` hands out a loopback URL (a wildcard does)."""
+    return is_loopback(url_host(host).strip("[]"))
 
 
 def tls_hosts(host: str) -> list[str]:
