@@ -155,7 +155,7 @@ def _validate(request: ApiRequest) -> tuple[str, str, dict[str, Any]]:
         and text(problems, "customerId", customer_id) is not None
         and load(request.services.db, request.platform.id, customer_id) is None
     ):
-        problems.add("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
+        problems.unknown("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
     code = body.get("currency")
     if (
         code is not None

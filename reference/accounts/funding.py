@@ -115,7 +115,9 @@ def realtime_source(
         and text(problems, "source.customerId", customer_id) is not None
         and customer_store.load(db, platform_id, customer_id) is None
     ):
-        problems.add("source.customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
+        problems.unknown(
+            "source.customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform"
+        )
     if (
         code is not None
         and problems.string("source.currency", code) is not None

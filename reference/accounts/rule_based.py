@@ -94,7 +94,7 @@ def _customer(
         return None
     customer = customer_store.load(db, request.platform.id, customer_id)
     if customer is None:
-        problems.add("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
+        problems.unknown("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
         return None
     if not settings.seams.apply(CUSTOMER_KIND_ALLOWED, customer.is_individual, customer=customer):
         problems.add("customerId", "INDIVIDUALS_ONLY", "rule-based accounts are for individuals")
@@ -119,7 +119,7 @@ def _destination(
         return
     account = internal_accounts.load(request.services.db, request.platform.id, value)
     if account is None:
-        problems.add(path, "UNKNOWN_ACCOUNT", "must be an internal account of the platform")
+        problems.unknown(path, "UNKNOWN_ACCOUNT", "must be an internal account of the platform")
     elif customer_id is not None and account.customer_id != customer_id:
         problems.add(path, "OTHER_CUSTOMER", "must be an account of the same customer")
     elif account.account_type == internal_accounts.RULE_BASED:

@@ -126,7 +126,7 @@ def _validate(request: ApiRequest) -> dict[str, Any]:
 
     holder = required("documentHolder")
     if holder is not None and not _holder_known(request, holder):
-        problems.add("documentHolder", "UNKNOWN_HOLDER", "is not a customer or owner here")
+        problems.unknown("documentHolder", "UNKNOWN_HOLDER", "is not a customer or owner here")
     kind = required("documentType")
     if kind is not None:
         kind = problems.one_of("documentType", kind, DOCUMENT_TYPES)

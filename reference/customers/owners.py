@@ -90,7 +90,7 @@ def _validate(db: Database, platform_id: str, body: Mapping[str, Any]) -> dict[s
     if customer_id is not None and problems.string("customerId", customer_id) is not None:
         customer = load(db, platform_id, customer_id)
         if customer is None:
-            problems.add("customerId", "UNKNOWN_CUSTOMER", "is not a customer of this platform")
+            problems.unknown("customerId", "UNKNOWN_CUSTOMER", "is not a customer of this platform")
         elif customer.is_individual:
             problems.add("customerId", "BUSINESS_ONLY", "must be a BUSINESS customer")
     roles: list[str] = []

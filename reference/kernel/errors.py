@@ -83,6 +83,25 @@ class InvalidInput(ApiError):
         )
 
 
+class RecordsNotFound(ApiError):
+    """404 ``NOT_FOUND``: a well-formed body names records this platform does not have.
+
+    The interface is silent on unknown ids; the reference treats an id in a body like one in
+    a path (``GET /customers/{unknown}`` is 404 too), naming each such field in
+    ``details.errors[]`` the way a 400 does, so a client can tell which id was wrong.
+    """
+
+    def __init__(self, errors: Sequence[FieldError]) -> None:
+        self.errors = tuple(errors)
+        names = ", ".join(error.field for error in self.errors)
+        super().__init__(
+            404,
+            "NOT_FOUND",
+            f"no such record: {names}",
+            details={"errors": [error.as_json() for error in self.errors]},
+        )
+
+
 class Unauthorized(ApiError):
     """401 ``UNAUTHORIZED`` whose ``reason`` names the failed check (§5)."""
 

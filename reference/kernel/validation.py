@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from reference.kernel.errors import FieldError, InvalidInput
+from reference.kernel.errors import FieldError, InvalidInput, RecordsNotFound
 
 
 def at(base: str, key: str | int) -> str:
@@ -29,20 +29,29 @@ class Problems:
 
     def __init__(self) -> None:
         self._errors: list[FieldError] = []
+        self._unknown: list[FieldError] = []
 
     def __bool__(self) -> bool:
-        return bool(self._errors)
+        return bool(self._errors or self._unknown)
 
     def __len__(self) -> int:
         """How many problems were recorded (lets a check tell whether its part added any)."""
-        return len(self._errors)
+        return len(self._errors) + len(self._unknown)
 
     def add(self, field: str, constraint: str, message: str) -> None:
         """Record one invalid field."""
         self._errors.append(FieldError(field, constraint, message))
 
+    def unknown(self, field: str, constraint: str, message: str) -> None:
+        """Record a well-formed id naming no record of this platform (``UNKNOWN_*``)."""
+        self._unknown.append(FieldError(field, constraint, message))
+
     def raise_if_any(self) -> None:
-        """Raise ``InvalidInput`` with everything recorded, if anything was."""
+        """Raise ``RecordsNotFound`` (404) naming the ids that name no record, if any did,
+        else ``InvalidInput`` with every invalid field. Existence comes first, as for an id
+        in the path: what a body says about a record that is not there is not judged."""
+        if self._unknown:
+            raise RecordsNotFound(self._unknown)
         if self._errors:
             raise InvalidInput(self._errors)
 

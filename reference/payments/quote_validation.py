@@ -115,7 +115,7 @@ def _source(services: Services, platform_id: str, problems: Problems, value: Any
     if account is None:
         account = external_accounts.load_account(services.db, platform_id, account_id)
         if account is None:
-            problems.add("source.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
+            problems.unknown("source.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
         else:
             check_pullable(problems, account)
     return account
@@ -141,7 +141,7 @@ def _destination(
     if account is None:
         account = external_accounts.load_account(services.db, platform_id, account_id)
     if account is None:
-        problems.add("destination.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
+        problems.unknown("destination.accountId", "UNKNOWN_ACCOUNT", "must be an account we know")
     return account, rail
 
 

@@ -130,6 +130,14 @@ def constraints(response: httpx.Response) -> dict[str, str]:
     return {e["field"]: e["constraint"] for e in response.json()["details"]["errors"]}
 
 
+def missing_records(response: httpx.Response) -> dict[str, str]:
+    """``{field: constraint}`` of a 404 ``NOT_FOUND`` answer: a well-formed body whose only
+    problem is ids naming no record of the platform."""
+    assert response.status_code == 404, response.text
+    assert response.json()["code"] == "NOT_FOUND"
+    return {e["field"]: e["constraint"] for e in response.json()["details"]["errors"]}
+
+
 def created(response: httpx.Response) -> dict[str, Any]:
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()

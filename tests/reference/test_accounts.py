@@ -8,7 +8,14 @@ import re
 import httpx
 import pytest
 
-from .customer_helpers import complete_individual, constraints, created, individual, submit
+from .customer_helpers import (
+    complete_individual,
+    constraints,
+    created,
+    individual,
+    missing_records,
+    submit,
+)
 from .money_helpers import (
     ACCOUNT_INFO,
     CURRENCY_OF,
@@ -145,8 +152,11 @@ def test_external_account_validation_lists_every_field(client: httpx.Client) -> 
         "currency": "XXX",
         "accountInfo": {"accountType": "US_ACCOUNT"},
     }
+    # an id naming no customer answers 404 before the rest is judged
+    unknown = missing_records(client.post("/customers/external-accounts", json=body))
+    assert unknown == {"customerId": "UNKNOWN_CUSTOMER"}
+    body["customerId"] = created(client.post("/customers", json=individual()))["id"]
     assert constraints(client.post("/customers/external-accounts", json=body)) == {
-        "customerId": "UNKNOWN_CUSTOMER",
         "currency": "UNSUPPORTED_CURRENCY",
         "accountInfo.accountNumber": "REQUIRED",
         "accountInfo.routingNumber": "REQUIRED",

@@ -21,6 +21,7 @@ from .customer_helpers import (
     created,
     individual,
     jpeg,
+    missing_records,
     owner_body,
     png,
     upload,
@@ -75,7 +76,7 @@ def test_form_rules_all_at_once(client: httpx.Client, holder: str) -> None:
     assert constraints(upload(client, holder, "NATIONAL_ID", side="LEFT")) == {"side": "ENUM"}
     assert constraints(upload(client, holder, "SELFIE")) == {"documentType": "ENUM"}
     unknown = "Customer:00000000-0000-4000-8000-000000000000"
-    assert constraints(upload(client, unknown)) == {"documentHolder": "UNKNOWN_HOLDER"}
+    assert missing_records(upload(client, unknown)) == {"documentHolder": "UNKNOWN_HOLDER"}
     response = client.post("/documents", data={"documentType": "PASSPORT"}, files={"x": ("a", b"")})
     assert constraints(response) == {
         "documentHolder": "REQUIRED",
@@ -86,7 +87,7 @@ def test_form_rules_all_at_once(client: httpx.Client, holder: str) -> None:
 
 
 def test_holders_are_per_platform(second_client: httpx.Client, holder: str) -> None:
-    assert constraints(upload(second_client, holder)) == {"documentHolder": "UNKNOWN_HOLDER"}
+    assert missing_records(upload(second_client, holder)) == {"documentHolder": "UNKNOWN_HOLDER"}
 
 
 @pytest.mark.parametrize(

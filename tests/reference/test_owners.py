@@ -6,7 +6,14 @@ import re
 
 import httpx
 
-from .customer_helpers import business, constraints, created, individual, owner_body
+from .customer_helpers import (
+    business,
+    constraints,
+    created,
+    individual,
+    missing_records,
+    owner_body,
+)
 
 
 def test_create_and_read_an_owner(client: httpx.Client) -> None:
@@ -27,8 +34,12 @@ def test_every_invalid_field_at_once(client: httpx.Client) -> None:
         "ownershipPercentage": 101,
         "personalInfo": {"birthDate": "1990-13-01", "nationality": "USA", "address": {}},
     }
+    # an id naming no customer answers 404 before the rest is judged
+    unknown = missing_records(client.post("/beneficial-owners", json=body))
+    assert unknown == {"customerId": "UNKNOWN_CUSTOMER"}
+    body["customerId"] = 7
     assert constraints(client.post("/beneficial-owners", json=body)) == {
-        "customerId": "UNKNOWN_CUSTOMER",
+        "customerId": "TYPE_STRING",
         "roles[1]": "ENUM",
         "ownershipPercentage": "MAXIMUM",
         "personalInfo.birthDate": "DATE",
@@ -52,7 +63,7 @@ def test_owners_belong_to_businesses_of_the_platform(
     assert constraints(response) == {"customerId": "BUSINESS_ONLY"}
     firm = created(client.post("/customers", json=business()))
     response = second_client.post("/beneficial-owners", json=owner_body(firm["id"]))
-    assert constraints(response) == {"customerId": "UNKNOWN_CUSTOMER"}
+    assert missing_records(response) == {"customerId": "UNKNOWN_CUSTOMER"}
     owner = created(client.post("/beneficial-owners", json=owner_body(firm["id"])))
     assert second_client.get(f"/beneficial-owners/{owner['id']}").status_code == 404
 

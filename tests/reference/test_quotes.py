@@ -15,7 +15,14 @@ from reference.kernel.currencies import CURRENCIES
 from reference.kernel.settings import ServerSettings
 from reference.payments import pricing, rates
 
-from .customer_helpers import complete_individual, constraints, created, individual, submit
+from .customer_helpers import (
+    complete_individual,
+    constraints,
+    created,
+    individual,
+    missing_records,
+    submit,
+)
 from .money_helpers import (
     CURRENCY_OF,
     DECIMALS,
@@ -191,9 +198,13 @@ def test_every_invalid_field_at_once(client: httpx.Client) -> None:
         "remittanceInformation": "y" * 81,
         "platformFeeOverride": {"variableRateBps": 10_001, "fixedFee": -1},
     }
+    # an id naming no account answers 404 before the rest is judged (as one in a path does)
+    unknown = missing_records(client.post("/quotes", json=body))
+    assert unknown == {"destination.accountId": "UNKNOWN_ACCOUNT"}
+    body["destination"] = {"destinationType": "ACCOUNT", "accountId": 7}
     assert constraints(client.post("/quotes", json=body)) == {
         "source.accountId": "REQUIRED",
-        "destination.accountId": "UNKNOWN_ACCOUNT",
+        "destination.accountId": "TYPE_STRING",
         "lockedCurrencySide": "ENUM",
         "lockedCurrencyAmount": "MINIMUM",
         "immediatelyExecute": "TYPE_BOOLEAN",
@@ -224,7 +235,9 @@ def test_accounts_must_belong_together(client: httpx.Client, second_client: http
         (unpullable, holder.account_id()): {"source.accountId": "NOT_PULLABLE"},
     }
     for (source, destination), want in cases.items():
-        assert constraints(client.post("/quotes", json=quote_body(source, destination))) == want
+        response = client.post("/quotes", json=quote_body(source, destination))
+        unknown = "UNKNOWN_ACCOUNT" in want.values()  # only ids naming nothing: 404
+        assert (missing_records if unknown else constraints)(response) == want
     unknown_kinds = {
         "source": {"sourceType": "CARD", "accountId": holder.account_id()},
         "destination": {"destinationType": "IBAN", "accountId": mine},
