@@ -2,8 +2,8 @@
 
 Each check records its problem in a ``Problems`` collector and returns the normalised value,
 or None when the value was invalid, so a validator can walk a whole body and report every
-invalid field at once (§7 Errors). ``null`` is treated like an absent key everywhere: the
-interface gives it no meaning, and ignoring it keeps create and PATCH alike.
+invalid field at once (§7 Errors). ``null`` is refused (``NOT_NULL``) wherever a field is
+checked: the interface gives it no meaning on a request, on create as on PATCH.
 """
 
 from __future__ import annotations
@@ -29,11 +29,15 @@ ADDRESS_REQUIRED = ("line1", "city", "postalCode", "country")
 def pick(
     problems: Problems, obj: Mapping[str, Any], base: str, checks: Mapping[str, Check]
 ) -> dict[str, Any]:
-    """The checked value of each key of ``checks`` present (and not null) in ``obj``."""
+    """The checked value of each key of ``checks`` present in ``obj``; a null one is
+    ``NOT_NULL``: the interface gives null no meaning on a request, so it is refused."""
     result: dict[str, Any] = {}
     for key, check in checks.items():
-        value = obj.get(key)
+        if key not in obj:
+            continue
+        value = obj[key]
         if value is None:
+            problems.add(at(base, key), "NOT_NULL", "must not be null: omit it instead")
             continue
         checked = check(problems, at(base, key), value)
         if checked is not None:

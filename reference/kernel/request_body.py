@@ -113,10 +113,18 @@ def _no_constant(name: str) -> Any:
     raise _Refused("body", "JSON", f"{name} is not JSON")
 
 
-def _finite(text: str) -> float:
+_EXACT = 2**53  # every integer up to here is exact as a float
+
+
+def _finite(text: str) -> float | int:
+    """A JSON number written with a fraction or exponent. One with no fractional part
+    (``1.0``, ``1e3``) is an integer, as JSON Schema counts it, so an integer field takes it
+    as what it says; past 2^53 a float no longer knows its digits, so it stays a float."""
     value = float(text)
     if not math.isfinite(value):  # 1e400 parses as infinity
         raise _Refused("body", "JSON", f"{text} is out of range")
+    if value.is_integer() and abs(value) <= _EXACT:
+        return int(value)
     return value
 
 

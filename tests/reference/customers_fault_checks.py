@@ -72,7 +72,8 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 @check("verification-missing-field-omitted")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
-        body = individual(birthDate=None, nationality=None)
+        body = individual()
+        del body["birthDate"], body["nationality"]
         customer = created(client.post("/customers", json=body))
         created(upload(client, customer["id"]))
         verification = submit(client, customer["id"])

@@ -227,9 +227,16 @@ def test_provider_required_fields_per_currency(client: httpx.Client) -> None:
     assert client.post("/customers", json=business(currencies=["BRL"])).status_code == 201
 
 
-def test_null_means_not_sent_on_create_and_is_refused_on_patch(client: httpx.Client) -> None:
-    customer = created(client.post("/customers", json=individual(email=None, region=None)))
-    assert "email" not in customer and "region" not in customer
+def test_null_is_refused_on_create_and_on_patch(client: httpx.Client) -> None:
+    """The interface gives null no meaning on a request: refused, naming each field."""
+    answer = client.post("/customers", json=individual(email=None, region=None))
+    assert answer.status_code == 400, answer.text
+    errors = answer.json()["details"]["errors"]
+    assert {(e["field"], e["constraint"]) for e in errors} == {
+        ("email", "NOT_NULL"),
+        ("region", "NOT_NULL"),
+    }
+    customer = created(client.post("/customers", json=individual()))
     url = f"/customers/{customer['id']}"
     nulls = {"fullName": None, "currencies": None, "agreementConsents": None}
     refused = client.patch(url, json={**nulls, "email": "ann@example.com"})
