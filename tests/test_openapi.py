@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from conformance.contract.endpoint_schemas import ENDPOINTS
 from conformance.contract.openapi import build_openapi, component_name, render
+from conformance.contract.reference_choices import CHOICE_KEY, REQUEST_BODIES, SERVED_ONLY
 from conformance.ground.datafiles import schemas_dir
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,6 +64,37 @@ def test_every_endpoint_and_schema_is_in_it_and_every_ref_resolves() -> None:
         Draft202012Validator.check_schema(schema)
 
 
+def test_the_reference_choices_are_in_the_served_document_only() -> None:
+    """``x-reference-choice`` keywords are merged into the document the reference serves
+    by and left out of the interface's own, with the operations and bodies §4 does not
+    show; the suite's schemas keep them as annotations a validator ignores."""
+    served, interface = build_openapi(), build_openapi(served=False)
+    text = json.dumps(interface)
+    assert CHOICE_KEY not in text and "requests.transfer" not in text
+    for method, template in REQUEST_BODIES:
+        assert "requestBody" in served["paths"][template][method.lower()]
+        assert "requestBody" not in interface["paths"][template][method.lower()]
+    for endpoint in SERVED_ONLY:
+        assert endpoint.method.lower() in served["paths"][endpoint.template]
+        assert endpoint.method.lower() not in interface["paths"].get(endpoint.template, {})
+    marked = [
+        node
+        for node in _nodes(served["components"]["schemas"])
+        if isinstance(node.get(CHOICE_KEY), list)
+    ]
+    assert marked and all(set(node[CHOICE_KEY]) <= set(node) for node in marked)
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nodes(item)
+
+
 def test_creating_operations_link_to_those_that_take_their_id() -> None:
     """A stateful tool chains the id a creating POST answers into the operations below its
     collection path; each link names a real operation, one of its parameters, and an id
@@ -97,9 +129,11 @@ def test_it_validates_as_openapi_3_1() -> None:
     schemathesis = pytest.importorskip(
         "schemathesis", reason="schemathesis (the `test` extra) holds the OpenAPI 3.1 meta-schema"
     )
-    schema = schemathesis.openapi.from_dict(build_openapi())
-    schema.validate()
-    assert len(list(schema.get_all_operations())) == len(ENDPOINTS)
+    for served in (True, False):
+        schema = schemathesis.openapi.from_dict(build_openapi(served=served))
+        schema.validate()
+        extra = len(SERVED_ONLY) if served else 0
+        assert len(list(schema.get_all_operations())) == len(ENDPOINTS) + extra
 
 
 @pytest.fixture(scope="module")

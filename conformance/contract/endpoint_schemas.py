@@ -27,6 +27,7 @@ __all__ = [
     "RESOURCE_STATUSES",
     "WALLET_SIGNED",
     "Endpoint",
+    "QueryParameter",
     "SchemaRef",
     "list_items",
     "match_endpoint",
@@ -47,8 +48,18 @@ _LIST_KEYS = ("data", "items", "results", "entries", "records", "list")
 
 
 @dataclass(frozen=True, slots=True)
+class QueryParameter:
+    """A query parameter §4 names on an endpoint, and the JSON Schema of its value."""
+
+    name: str
+    required: bool = False
+    schema: Mapping[str, object] = field(default_factory=lambda: {"type": "string"})
+
+
+@dataclass(frozen=True, slots=True)
 class Endpoint:
-    """One endpoint of §4: its response schema (for 2xx) and request-body schema, if shown."""
+    """One endpoint of §4: its response schema (for 2xx) and request-body schema, if shown,
+    and the query parameters §4 names."""
 
     method: str
     template: str
@@ -56,6 +67,7 @@ class Endpoint:
     response: str | None
     is_list: bool = False
     request: str | None = None
+    query: tuple[QueryParameter, ...] = ()
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -146,7 +158,13 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "POST", "/verifications", _CUSTOMERS, "verification", request="requests/verification-create"
     ),
-    Endpoint("GET", "/verifications", _CUSTOMERS, "verification"),
+    Endpoint(
+        "GET",
+        "/verifications",
+        _CUSTOMERS,
+        "verification",
+        query=(QueryParameter("customerId", required=True),),  # `?customerId=<id>`
+    ),
     Endpoint("GET", "/customers/agreements", _CUSTOMERS, "agreements"),
     Endpoint("GET", "/customers/end-user-terms", _CUSTOMERS, "end-user-terms"),
     # §4 Accounts
@@ -157,7 +175,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "external-account",
         request="requests/external-account-create",
     ),
-    Endpoint("GET", "/customers/internal-accounts", _ACCOUNTS, "internal-account", is_list=True),
+    Endpoint(
+        "GET",
+        "/customers/internal-accounts",
+        _ACCOUNTS,
+        "internal-account",
+        is_list=True,
+        query=(QueryParameter("customerId"),),  # `?customerId=<id>`
+    ),
     Endpoint(
         "POST",
         "/internal-accounts",
@@ -172,7 +197,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "POST", "/quotes/{quoteId}/authorize", _QUOTES, "quote", request="requests/quote-authorize"
     ),
-    Endpoint("GET", "/transactions", _QUOTES, "transaction-list-item", is_list=True),
+    Endpoint(
+        "GET",
+        "/transactions",
+        _QUOTES,
+        "transaction-list-item",
+        is_list=True,
+        # "query filters include cardId (Card: id or uuid), status, type"
+        query=(QueryParameter("cardId"), QueryParameter("status"), QueryParameter("type")),
+    ),
     Endpoint("POST", "/transfer-in", _QUOTES, "transaction"),
     Endpoint("POST", "/transfer-out", _QUOTES, "transaction"),
     # §4 Platform configuration

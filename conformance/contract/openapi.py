@@ -23,7 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
-from conformance.contract.endpoint_schemas import ENDPOINTS, WALLET_SIGNED, Endpoint
+from conformance.contract.endpoint_schemas import (
+    ENDPOINTS,
+    WALLET_SIGNED,
+    Endpoint,
+    QueryParameter,
+)
+from conformance.contract.reference_choices import (
+    CHOICE_KEY,
+    EXTRA_QUERY,
+    REQUEST_BODIES,
+    SERVED_ONLY,
+    apply_schema_choices,
+)
 from conformance.ground.datafiles import schemas_dir
 
 __all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
@@ -70,11 +82,14 @@ def _target(ref: str, file: str) -> str:
     return f"#/components/schemas/{name}" + (f"/{rest}" if rest else "")
 
 
-def _components(root: Path) -> dict[str, Any]:
+def _components(root: Path, served: bool) -> dict[str, Any]:
     components: dict[str, Any] = {}
     for path in sorted(root.rglob("*.json")):
         file = path.relative_to(root).as_posix()
         document = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(document.get(CHOICE_KEY), str) and not served:
+            continue  # a whole schema of the reference's choosing
+        document = apply_schema_choices(document, served=served)
         for key, definition in (document.get("$defs") or {}).items():
             components[component_name(file, key)] = _rewrite(definition, file)
         top = {k: v for k, v in document.items() if k not in _DROP}
@@ -90,7 +105,16 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _operation(endpoint: Endpoint) -> dict[str, Any]:
+def _query(parameter: QueryParameter) -> dict[str, Any]:
+    return {
+        "name": parameter.name,
+        "in": "query",
+        "required": parameter.required,
+        "schema": dict(parameter.schema),
+    }
+
+
+def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
     method, template = endpoint.method, endpoint.template
     responses: dict[str, Any] = {}
     if endpoint.response is None:
@@ -121,21 +145,19 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         "tags": [endpoint.section],
         "responses": responses,
     }
-    names = _PARAM.findall(template)
-    if names:
-        operation["parameters"] = [
-            {
-                "name": n,
-                "in": "path",
-                "required": True,
-                "schema": {"type": "string", "minLength": 1},
-            }
-            for n in names
-        ]
-    if endpoint.request is not None:
+    parameters = [
+        {"name": n, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+        for n in _PARAM.findall(template)
+    ]
+    query = endpoint.query + (EXTRA_QUERY.get((method, template), ()) if served else ())
+    parameters += [_query(q) for q in query]
+    if parameters:
+        operation["parameters"] = parameters
+    request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
+    if request is not None:
         operation["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": _ref(endpoint.request)}},
+            "content": {"application/json": {"schema": _ref(request)}},
         }
     elif template == "/documents":
         operation["requestBody"] = {
@@ -150,7 +172,7 @@ def operation_id(endpoint: Endpoint) -> str:
     return _OPERATION_ID.sub("_", f"{endpoint.method.lower()}{endpoint.template}").strip("_")
 
 
-def _links(creator: Endpoint) -> dict[str, Any]:
+def _links(creator: Endpoint, endpoints: tuple[Endpoint, ...]) -> dict[str, Any]:
     """The operations that take the id of what ``creator`` answers: a resource created at
     a collection path is addressed below it (``POST /quotes`` -> ``/quotes/{quoteId}/...``),
     by the first parameter there. A tool chaining requests (a stateful fuzzer) follows them."""
@@ -158,7 +180,7 @@ def _links(creator: Endpoint) -> dict[str, Any]:
         return {}
     prefix = creator.template + "/{"
     links: dict[str, Any] = {}
-    for endpoint in ENDPOINTS:
+    for endpoint in endpoints:
         if endpoint.template.startswith(prefix):
             parameter = _PARAM.findall(endpoint.template[len(creator.template) :])[0]
             links[operation_id(endpoint)] = {
@@ -169,13 +191,18 @@ def _links(creator: Endpoint) -> dict[str, Any]:
     return links
 
 
-def build_openapi(base_url: str = "http://127.0.0.1:8080") -> dict[str, Any]:
-    """The OpenAPI 3.1 document (a fresh dict)."""
+def build_openapi(
+    base_url: str = "http://127.0.0.1:8080", *, served: bool = True
+) -> dict[str, Any]:
+    """The OpenAPI 3.1 document (a fresh dict): by default the one the reference serves by,
+    with its choices where the interface is silent (``reference_choices``); with
+    ``served=False`` only what the interface states."""
     root = schemas_dir()
+    endpoints = ENDPOINTS + (SERVED_ONLY if served else ())
     paths: dict[str, dict[str, Any]] = {}
-    for endpoint in ENDPOINTS:
-        operation = _operation(endpoint)
-        links = _links(endpoint)
+    for endpoint in endpoints:
+        operation = _operation(endpoint, served)
+        links = _links(endpoint, endpoints)
         if links:
             operation["responses"]["2XX"]["links"] = links
         paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = operation
@@ -208,7 +235,14 @@ def build_openapi(base_url: str = "http://127.0.0.1:8080") -> dict[str, Any]:
                 "version": INTERFACE_VERSION,
                 "description": "Generated by the GPSI conformance kit "
                 f"{SUITE_VERSION} from its JSON Schemas and endpoint map: the endpoints whose "
-                "shapes the interface shows. Schemas allow additional properties.",
+                "shapes the interface shows. Schemas allow additional properties. "
+                + (
+                    "This is the document the reference sandbox serves by: where the "
+                    f"interface is silent, `{CHOICE_KEY}` marks the reference's own choices "
+                    "(`conformance openapi --interface-only` leaves them out)."
+                    if served
+                    else "Only what the interface states."
+                ),
             },
             "servers": [
                 {
@@ -227,7 +261,7 @@ def build_openapi(base_url: str = "http://127.0.0.1:8080") -> dict[str, Any]:
                         "description": "§5: HTTP Basic <token id>:<client secret>",
                     }
                 },
-                "schemas": _components(root),
+                "schemas": _components(root, served),
             },
         }
     )
@@ -246,6 +280,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--output", "-o", help="file to write (default: standard output)")
     parser.add_argument(
+        "--interface-only",
+        action="store_true",
+        help="leave out the reference sandbox's choices where the interface is silent "
+        "(for fuzzing another server)",
+    )
+    parser.add_argument(
         "--server",
         default="http://127.0.0.1:8080",
         help="server root the document names (without the version segment)",
@@ -254,7 +294,7 @@ def main(argv: list[str]) -> int:
         ns = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    text = render(build_openapi(ns.server))
+    text = render(build_openapi(ns.server, served=not ns.interface_only))
     if ns.output:
         Path(ns.output).write_text(text, encoding="utf-8")
     else:

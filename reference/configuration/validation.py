@@ -18,7 +18,13 @@ from reference.kernel.settings import ServerSettings
 from reference.kernel.validation import Problems, at
 
 _MAX_URL_LENGTH = 2048
-_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+# A DNS name of two labels or more, the last (the top-level domain) starting with a letter.
+# The same expression is the umaDomain pattern of the OpenAPI document the reference serves
+# by (schemas/requests/config-patch.json), so what it declares is what it accepts.
+HOSTNAME = re.compile(
+    r"([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+)
+MAX_HOSTNAME = 253
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 _FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
 
@@ -72,13 +78,7 @@ def validate_config_patch(body: dict[str, Any], settings: ServerSettings) -> dic
 
 def is_hostname(text: str) -> bool:
     """A DNS name of at least two labels, e.g. ``example.com`` (no scheme, no port)."""
-    labels = text.split(".")
-    return (
-        len(text) <= 253
-        and len(labels) >= 2
-        and all(_LABEL.fullmatch(label) for label in labels)
-        and not labels[-1].isdigit()
-    )
+    return len(text) <= MAX_HOSTNAME and HOSTNAME.fullmatch(text) is not None
 
 
 def _uma_domain(problems: Problems, value: Any) -> Any:

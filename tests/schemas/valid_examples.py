@@ -197,6 +197,23 @@ VALID: dict[str, list[Any]] = {
     ],
     "requests/sandbox-fund": [{"amount": 10_000}],
     "requests/contact-confirm": [{"code": "000000"}],
+    # the reference's choices where the interface shows no body (reference_choices.py)
+    "requests/transfer": [
+        {
+            "source": {"accountId": rid("ExternalAccount")},
+            "destination": {"accountId": rid("InternalAccount")},
+            "amount": 1_000,
+            "description": "rent",
+        }
+    ],
+    "requests/sca-login-complete": [{"customerId": rid("Customer"), "code": "000000"}],
+    "requests/credential-create": [
+        {"customerId": rid("Customer"), "type": "EMAIL_OTP", "email": "ann@example.com"},
+        {"customerId": rid("Customer"), "type": "SMS_OTP"},
+        {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
+    ],
+    "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/wallet-privacy": [{"privateEnabled": True}],
     "webhooks/envelope": [
         {"id": rid("Webhook"), "type": "CUSTOMER.KYC_APPROVED", "timestamp": TS, "data": {}}
     ],

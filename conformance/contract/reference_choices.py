@@ -1,0 +1,82 @@
+"""What the reference sandbox chooses where the interface is silent, for the OpenAPI document.
+
+The interface document (``conformance openapi --interface-only``) holds only what the
+interface states. The document the reference serves by (``openapi.json``, the default) adds
+the reference's own choices, so a peer tool driving the reference knows them instead of
+tripping on them:
+
+- operations it serves beyond §4's shown ones (:data:`SERVED_ONLY`);
+- request bodies where §4 shows none (:data:`REQUEST_BODIES`), each a schema of
+  ``schemas/requests/`` whose ``x-reference-choice`` says so;
+- query parameters beyond those §4 names (:data:`EXTRA_QUERY`);
+- stricter keywords inside the schemas: a schema node's ``x-reference-choice`` object holds
+  keywords (``minLength``, ``pattern``, ``maximum``...) the served document merges into the
+  node and the interface document drops. JSON Schema validators ignore ``x-`` keywords, so
+  the suite, which judges targets by these schemas, never holds anyone to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from conformance.contract.endpoint_schemas import Endpoint, QueryParameter
+
+__all__ = [
+    "CHOICE_KEY",
+    "EXTRA_QUERY",
+    "REQUEST_BODIES",
+    "SERVED_ONLY",
+    "apply_schema_choices",
+]
+
+CHOICE_KEY = "x-reference-choice"
+
+_ACCOUNTS = "Accounts"
+_CUSTOMER_FILTER = QueryParameter("customerId")
+
+SERVED_ONLY: tuple[Endpoint, ...] = (
+    # the external accounts of the platform, or of one customer
+    Endpoint(
+        "GET",
+        "/customers/external-accounts",
+        _ACCOUNTS,
+        "external-account",
+        is_list=True,
+        query=(_CUSTOMER_FILTER,),
+    ),
+)
+
+REQUEST_BODIES: Mapping[tuple[str, str], str] = {
+    ("POST", "/sca/login/complete"): "requests/sca-login-complete",
+    ("POST", "/auth/credentials"): "requests/credential-create",
+    ("PATCH", "/internal-accounts/{id}"): "requests/wallet-privacy",
+    ("POST", "/internal-accounts/{id}/export"): "requests/wallet-export",
+    ("POST", "/transfer-in"): "requests/transfer",
+    ("POST", "/transfer-out"): "requests/transfer",
+}
+
+EXTRA_QUERY: Mapping[tuple[str, str], tuple[QueryParameter, ...]] = {
+    ("GET", "/transactions"): (_CUSTOMER_FILTER,),
+}
+
+
+def apply_schema_choices(node: Any, *, served: bool) -> Any:
+    """A copy of ``node`` with each ``x-reference-choice`` object merged into its schema
+    (``served``) or dropped (the interface's own document). A string value only annotates
+    (a whole schema that is the reference's choice) and is kept in the served document."""
+    if isinstance(node, list):
+        return [apply_schema_choices(item, served=served) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    choice = node.get(CHOICE_KEY)
+    for key, value in node.items():
+        if key != CHOICE_KEY:
+            out[key] = apply_schema_choices(value, served=served)
+    if served and isinstance(choice, dict):
+        out.update(apply_schema_choices(choice, served=served))
+        out[CHOICE_KEY] = sorted(choice)  # which keywords are the reference's, for readers
+    elif served and choice is not None:
+        out[CHOICE_KEY] = choice
+    return out
