@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import httpx
 
+from .customer_helpers import created
 from .money_helpers import (
     CONCURRENT,
     approved,
@@ -18,11 +19,18 @@ from .money_helpers import (
     funded,
     payment_events,
     quote,
+    quote_body,
     race,
     transaction,
     wait_past,
 )
-from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver, with_webhook_id
+from .reference_helpers import (
+    FaultChecks,
+    RunningSandbox,
+    WebhookReceiver,
+    invalid_fields,
+    with_webhook_id,
+)
 
 QUOTE_CHECKS = FaultChecks()
 check = QUOTE_CHECKS.add
@@ -121,3 +129,27 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         later = quote(client, holder.account_id(), external(client, holder.id)["id"])
         execute(client, later["id"])  # sequential executes are still refused the second time
         assert client.post(f"/quotes/{later['id']}/execute").status_code == 409
+
+
+@check("quote-payment-rail-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        for rail in ("WIRE", "RTP"):
+            body = quote_body(holder.account_id(), payee)
+            body["destination"]["paymentRail"] = rail
+            sent = created(client.post("/quotes", json=body))
+            assert sent["destination"]["paymentRail"] == "ACH"  # the default, not the rail sent
+            paid = transaction(client, sent["transactionId"])
+            assert paid["destination"]["paymentRail"] == "ACH"
+
+
+@check("quote-purpose-refused-unnamed")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        body = quote_body(holder.account_id(), payee, purposeOfPayment="GOODS_AND_SERVICES")
+        assert invalid_fields(client.post("/quotes", json=body)) == {"destination"}
+        assert quote(client, holder.account_id(), payee)["status"] == "PENDING"  # without it
