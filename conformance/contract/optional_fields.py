@@ -43,8 +43,10 @@ from conformance.contract.error_bodies import FieldPath
 
 __all__ = [
     "ABSENT",
+    "BUSINESS",
     "CUSTOMER_CREATE",
     "CUSTOMER_PATCH",
+    "INDIVIDUAL",
     "OPTIONAL_FIELDS",
     "QUOTE_CREATE",
     "OptionalField",
@@ -55,6 +57,9 @@ __all__ = [
 QUOTE_CREATE = "POST /quotes"
 CUSTOMER_CREATE = "POST /customers"
 CUSTOMER_PATCH = "PATCH /customers/{customerId}"
+# The customer a customer request is built on (§2 Customer customerType).
+INDIVIDUAL = "INDIVIDUAL"
+BUSINESS = "BUSINESS"
 # The answer's record read again later: the quote's transaction, the customer.
 TRANSACTION = "the quote's transaction (GET /transactions)"
 CUSTOMER = "GET /customers/{customerId}"
@@ -74,10 +79,12 @@ ABSENT: Any = _Absent()
 class OptionalField:
     """One optional field of one request, and what the interface says of it.
 
-    ``shown_at`` is where the answered record carries the field (None: not shown, so only
-    a clean acceptance or refusal is checked); ``read_later`` names the record read again
-    afterwards and whether the field must be on it (``later_required``) or is only
-    compared when present (a shape the interface gives as "as on the quote").
+    ``base`` is the record the request is built on (``INDIVIDUAL``, ``BUSINESS``; a quote's
+    is a USD corridor of an approved customer). ``shown_at`` is where the answered record
+    carries the field (None: not shown, so only a clean acceptance or refusal is checked);
+    ``read_later`` names the record read again afterwards, and ``later_required`` whether
+    the field must be on it or is only compared when present (a shape the interface gives
+    as "as on the quote").
     """
 
     requirement: str
@@ -89,6 +96,7 @@ class OptionalField:
     shown_at: FieldPath | None = None
     read_later: str | None = None
     later_required: bool = True
+    base: str = ""
 
     @property
     def name(self) -> str:
@@ -134,6 +142,10 @@ _DUE_DILIGENCE = (
     "customer fields and PATCH /customers/{customerId} the fields to change, each answering "
     "the customer (§4)"
 )
+_BUSINESS_INFO = (
+    "the interface: entityType and businessType are fields of a business's businessInfo "
+    "(values not shown; §2 Customer); POST /customers takes the customer fields (§4)"
+)
 _CONTACT = (
     "the interface: email and phoneNumber (contact channels) and region (a country code) are "
     "fields of the customer (§2 Customer); POST /customers takes the customer fields (§4)"
@@ -171,9 +183,28 @@ OPTIONAL_FIELDS: tuple[OptionalField, ...] = (
             clauses.CUSTOMERS_ENDPOINTS,
             shown_at=(name,),
             read_later=CUSTOMER,
+            base=base,
         )
-        for operation in (CUSTOMER_CREATE, CUSTOMER_PATCH)
+        for operation, base in (
+            (CUSTOMER_CREATE, INDIVIDUAL),
+            (CUSTOMER_CREATE, BUSINESS),
+            (CUSTOMER_PATCH, INDIVIDUAL),
+        )
         for name, value in (("purposeOfAccount", "PERSONAL_USE"), ("sourceOfFunds", "SALARY"))
+    ),
+    *(
+        OptionalField(
+            "CUSTOMER-BUSINESS-INFO-HONOURED",
+            CUSTOMER_CREATE,
+            ("businessInfo", name),
+            (value,),
+            _BUSINESS_INFO,
+            clauses.CUSTOMERS_ENDPOINTS,
+            shown_at=("businessInfo", name),
+            read_later=CUSTOMER,
+            base=BUSINESS,
+        )
+        for name, value in (("entityType", "LLC"), ("businessType", "TECHNOLOGY"))
     ),
     *(
         OptionalField(
@@ -185,6 +216,7 @@ OPTIONAL_FIELDS: tuple[OptionalField, ...] = (
             clauses.CUSTOMERS_ENDPOINTS,
             shown_at=(name,),
             read_later=CUSTOMER,
+            base=INDIVIDUAL,
         )
         for name, value in (
             ("email", "ada.optional@example.com"),

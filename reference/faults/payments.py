@@ -324,3 +324,29 @@ def purpose_refused_unnamed(body: dict[str, Any], *, method: str, path: str) -> 
             400, "INVALID_INPUT", "invalid request", details={"errors": [blamed.as_json()]}
         )
     return body
+
+
+@fault(
+    "transactions-status-filter-ignored",
+    at=transactions_api.STATUS_FILTER,
+    clause="§4 Quotes and transactions: GET /transactions filters include status",
+    part="endpoints",
+    caught_by=("test_every_transaction_listed_matches_the_filters",),
+)
+def status_filter_ignored(status: str | None, *, requested: str | None) -> str | None:
+    """GET /transactions?status= lists the payment transactions of every status"""
+    return None
+
+
+@fault(
+    "quote-description-ignored",
+    at=routing.REQUEST_BODY,
+    clause="§4 Quotes and transactions: description (optional); §2 Quote: description",
+    part="endpoints",
+    caught_by=("test_a_valid_quote_request_answers_201_with_a_pending_quote",),
+)
+def description_ignored(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+    """POST /quotes accepts a description but keeps none"""
+    if (method, path) != ("POST", "/quotes"):
+        return body
+    return {k: v for k, v in body.items() if k != "description"}

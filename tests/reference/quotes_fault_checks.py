@@ -153,3 +153,26 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         body = quote_body(holder.account_id(), payee, purposeOfPayment="GOODS_AND_SERVICES")
         assert invalid_fields(client.post("/quotes", json=body)) == {"destination"}
         assert quote(client, holder.account_id(), payee)["status"] == "PENDING"  # without it
+
+
+@check("quote-description-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        sent = quote(client, holder.account_id(), payee, description="Invoice 7")
+        assert "description" not in sent
+        assert "description" not in transaction(client, sent["transactionId"])
+
+
+@check("transactions-status-filter-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        payee = external(client, holder.id)["id"]
+        execute(client, quote(client, holder.account_id(), payee)["id"])
+        pending = quote(client, holder.account_id(), payee)["transactionId"]
+        query = {"customerId": holder.id, "status": "COMPLETED"}
+        listed = client.get("/transactions", params=query).json()["data"]
+        assert pending in {t["id"] for t in listed}
+        assert {t["status"] for t in listed} >= {"PENDING"}

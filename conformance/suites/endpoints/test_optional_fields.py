@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conformance.contract.optional_fields import (
+    BUSINESS,
     CUSTOMER_CREATE,
     CUSTOMER_PATCH,
     OPTIONAL_FIELDS,
@@ -22,7 +23,7 @@ from conformance.contract.optional_fields import (
     OptionalField,
     with_value,
 )
-from conformance.customers.bodies import individual_body
+from conformance.customers.bodies import business_body, individual_body
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.exchange.honoured import assert_kept, refused_or_accepted
@@ -86,9 +87,11 @@ def _customer_reader(
 
 
 def _created_customer(request: pytest.FixtureRequest, field: OptionalField, value: Any) -> Sent:
-    """An individual created with the field (suffix 001: submittable in every mode)."""
+    """A business, or an individual (suffix 001: submittable in every mode), created with
+    the field."""
     client = request.getfixturevalue("client")
-    body = with_value(individual_body("001"), field.path, value)
+    base = business_body() if field.base == BUSINESS else individual_body("001")
+    body = with_value(base, field.path, value)
     return Sent(client.post("/customers", json=body), _customer_reader(request, field))
 
 
@@ -108,10 +111,11 @@ SENDERS: dict[str, Callable[[pytest.FixtureRequest, OptionalField, Any], Sent]] 
 
 
 def _case_id(field: OptionalField, value: Any) -> str:
-    """``POST-quotes:destination.paymentRail=WIRE``."""
+    """``POST-quotes:destination.paymentRail=WIRE``, ``POST-customers-business:...``."""
     method, path = field.operation.split(" ", 1)
-    where = "-".join(p for p in path.replace("{", "").replace("}", "").split("/") if p)
-    return f"{method}-{where}:{field.name}={value}"
+    words = [p for p in path.replace("{", "").replace("}", "").split("/") if p]
+    words += [field.base.lower()] if field.base else []
+    return f"{method}-{'-'.join(words)}:{field.name}={value}"
 
 
 CASES = [
