@@ -8,7 +8,10 @@ interface lists a field on the request but shows no field of the record carrying
 ``shown_at`` is None and only a clean acceptance or refusal is checked; nothing is ever
 failed for being absent where the interface does not show it.
 
-The table holds the fields no other test already sends and checks (issue 28). Those others:
+The table holds the fields no other test already sends and checks (issue 28): a quote's
+``destination.paymentRail`` and ``purposeOfPayment``, a customer's due-diligence fields, a
+business's ``entityType`` and ``businessType``, the ``currencyAmount`` of a sandbox payment.
+Those others:
 
 - ``POST /quotes``: ``description`` (``endpoints/test_quotes.py``, and on the transaction in
   ``resources/test_transactions.py``); ``remittanceInformation`` (accepted,
@@ -28,8 +31,10 @@ The table holds the fields no other test already sends and checks (issue 28). Th
   ``cardId`` (``endpoints/test_cards.py``); ``GET /verifications?customerId``
   (``endpoints/test_verification.py``).
 
-Not sendable: the further due-diligence fields (transaction count and volume, income and
-net-worth ranges, political exposure) have no names in the interface.
+The table's ``POST /sandbox/send`` ``currencyAmount`` is the quote's own amount, the only one
+whose effect the interface shows. Not sendable: the further due-diligence fields
+(transaction count and volume, income and net-worth ranges, political exposure) have no
+names in the interface.
 """
 
 from __future__ import annotations
@@ -49,12 +54,15 @@ __all__ = [
     "INDIVIDUAL",
     "OPTIONAL_FIELDS",
     "QUOTE_CREATE",
+    "SANDBOX_SEND",
+    "FromRecord",
     "OptionalField",
     "value_at",
     "with_value",
 ]
 
 QUOTE_CREATE = "POST /quotes"
+SANDBOX_SEND = "POST /sandbox/send"
 CUSTOMER_CREATE = "POST /customers"
 CUSTOMER_PATCH = "PATCH /customers/{customerId}"
 # The customer a customer request is built on (§2 Customer customerType).
@@ -76,15 +84,26 @@ ABSENT: Any = _Absent()
 
 
 @dataclass(frozen=True, slots=True)
+class FromRecord:
+    """A value the request takes from the record it is built on: the one at ``path``."""
+
+    path: FieldPath
+
+    def __str__(self) -> str:
+        return ".".join(str(p) for p in self.path)
+
+
+@dataclass(frozen=True, slots=True)
 class OptionalField:
     """One optional field of one request, and what the interface says of it.
 
     ``base`` is the record the request is built on (``INDIVIDUAL``, ``BUSINESS``; a quote's
-    is a USD corridor of an approved customer). ``shown_at`` is where the answered record
-    carries the field (None: not shown, so only a clean acceptance or refusal is checked);
-    ``read_later`` names the record read again afterwards, and ``later_required`` whether
-    the field must be on it or is only compared when present (a shape the interface gives
-    as "as on the quote").
+    is a USD corridor of an approved customer, a sandbox payment's a just-in-time USD
+    quote); a value may be taken from it (:class:`FromRecord`). ``shown_at`` is where the
+    answered record carries the field (None: not shown, so only a clean acceptance or
+    refusal is checked); ``read_later`` names the record read again afterwards, and
+    ``later_required`` whether the field must be on it or is only compared when present (a
+    shape the interface gives as "as on the quote").
     """
 
     requirement: str
@@ -146,6 +165,11 @@ _BUSINESS_INFO = (
     "the interface: entityType and businessType are fields of a business's businessInfo "
     "(values not shown; §2 Customer); POST /customers takes the customer fields (§4)"
 )
+_PAID_AMOUNT = (
+    "the interface: POST /sandbox/send takes {quoteId, currencyCode, currencyAmount?}, the "
+    "amount derived from the quote when omitted, and answers the Transaction (§4), whose "
+    "sentAmount is {amount, currency} (§2 Transaction)"
+)
 _CONTACT = (
     "the interface: email and phoneNumber (contact channels) and region (a country code) are "
     "fields of the customer (§2 Customer); POST /customers takes the customer fields (§4)"
@@ -164,6 +188,16 @@ OPTIONAL_FIELDS: tuple[OptionalField, ...] = (
         shown_at=("destination", "paymentRail"),
         read_later=TRANSACTION,
         later_required=False,  # "as on the quote": a rail there must be the one sent
+    ),
+    OptionalField(
+        "SANDBOX-SEND-AMOUNT-HONOURED",
+        SANDBOX_SEND,
+        ("currencyAmount",),
+        # the quote's own amount: what another amount pays is not shown
+        (FromRecord(("totalSendingAmount",)),),
+        _PAID_AMOUNT,
+        clauses.CARDS_AGENTS_SANDBOX_ENDPOINTS,
+        shown_at=("sentAmount", "amount"),
     ),
     OptionalField(
         "QUOTE-PURPOSE-OF-PAYMENT-ACCEPTED",

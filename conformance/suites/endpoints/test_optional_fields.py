@@ -1,5 +1,7 @@
-"""§4 Endpoints — every optional request field the interface names, sent with a value it
-allows, is refused as the interface says or kept (``contract/optional_fields.py``).
+"""Part 4, endpoints — every optional request field the interface names (quotes, customers,
+the sandbox's payment), sent with a value it allows, is refused as the interface says or
+kept (``contract/optional_fields.py`` holds the fields and says which other tests send the
+rest).
 
 One check over the table: the request with the field answers 2xx, or 400 INVALID_INPUT
 naming the field (§7); once accepted, the record answered and the record read later carry
@@ -20,7 +22,10 @@ from conformance.contract.optional_fields import (
     CUSTOMER_PATCH,
     OPTIONAL_FIELDS,
     QUOTE_CREATE,
+    SANDBOX_SEND,
+    FromRecord,
     OptionalField,
+    value_at,
     with_value,
 )
 from conformance.customers.bodies import business_body, individual_body
@@ -49,10 +54,12 @@ class Later:
 
 @dataclass(frozen=True, slots=True)
 class Sent:
-    """A request carrying the field, and how to read its record again once accepted."""
+    """A request carrying the field with ``value``, and how to read its record again once
+    accepted."""
 
     response: ApiResponse
-    read_later: Callable[[Any], Later | None]
+    value: Any
+    read_later: Callable[[Any], Later | None] = lambda answered: None
 
 
 def _quote(request: pytest.FixtureRequest, field: OptionalField, value: Any) -> Sent:
@@ -68,12 +75,13 @@ def _quote(request: pytest.FixtureRequest, field: OptionalField, value: Any) -> 
             return None
         return Later(str(field.read_later), found, field.later_required)
 
-    return Sent(response, transaction)
+    return Sent(response, value, transaction)
 
 
 def _customer_reader(
     request: pytest.FixtureRequest, field: OptionalField
 ) -> Callable[[Any], Later]:
+    """Reads the customer answered again with GET /customers/{customerId}."""
     client = request.getfixturevalue("client")
 
     def customer(answered: Any) -> Later:
@@ -92,7 +100,7 @@ def _created_customer(request: pytest.FixtureRequest, field: OptionalField, valu
     client = request.getfixturevalue("client")
     base = business_body() if field.base == BUSINESS else individual_body("001")
     body = with_value(base, field.path, value)
-    return Sent(client.post("/customers", json=body), _customer_reader(request, field))
+    return Sent(client.post("/customers", json=body), value, _customer_reader(request, field))
 
 
 def _patched_customer(request: pytest.FixtureRequest, field: OptionalField, value: Any) -> Sent:
@@ -100,13 +108,23 @@ def _patched_customer(request: pytest.FixtureRequest, field: OptionalField, valu
     client = request.getfixturevalue("client")
     customer = request.getfixturevalue("onboarding").create(individual_body("001"))
     response = client.patch(f"/customers/{customer['id']}", json=with_value({}, field.path, value))
-    return Sent(response, _customer_reader(request, field))
+    return Sent(response, value, _customer_reader(request, field))
+
+
+def _sandbox_payment(request: pytest.FixtureRequest, field: OptionalField, value: Any) -> Sent:
+    """A just-in-time USD quote paid through the sandbox, the value taken from the quote."""
+    jit = request.getfixturevalue("transfers").just_in_time("USD")
+    if isinstance(value, FromRecord):
+        value = value_at(jit.quote, value.path)
+    body = with_value({"quoteId": jit.quote_id, "currencyCode": "USD"}, field.path, value)
+    return Sent(request.getfixturevalue("client").post("/sandbox/send", json=body), value)
 
 
 SENDERS: dict[str, Callable[[pytest.FixtureRequest, OptionalField, Any], Sent]] = {
     QUOTE_CREATE: _quote,
     CUSTOMER_CREATE: _created_customer,
     CUSTOMER_PATCH: _patched_customer,
+    SANDBOX_SEND: _sandbox_payment,
 }
 
 
@@ -133,12 +151,14 @@ CASES = [
 @pytest.mark.parametrize(("field", "value"), CASES)
 def test_an_optional_field_sent_is_refused_as_stated_or_kept(request, advisory, field, value):
     sent = SENDERS[field.operation](request, field, value)
-    answered = refused_or_accepted(sent.response, field, value)
+    answered = refused_or_accepted(sent.response, field, sent.value)
     if answered is None:  # refused as the interface says
         return
-    assert_kept(field, value, answered, "the record answered", exchange=sent.response.exchange)
+    exchange = sent.response.exchange
+    assert_kept(field, sent.value, answered, "the record answered", exchange=exchange)
     later = sent.read_later(answered) if field.read_later else None
     if later is not None:
         assert_kept(
-            field, value, later.record, later.where, required=later.required, advisory=advisory
-        )
+            field, sent.value, later.record, later.where, required=later.required,
+            advisory=advisory,
+        )  # fmt: skip
