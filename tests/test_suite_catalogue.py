@@ -7,6 +7,8 @@ import importlib
 import inspect
 import pkgutil
 
+import pytest
+
 import conformance.suites
 from conformance.contract.requirements import PARTS, default_catalogue
 
@@ -119,6 +121,23 @@ ACROSS_PARTS: dict[str, frozenset[str]] = {
 LATER: dict[str, str] = {}
 
 
+# pytest's type of a ``pytest.param`` case (its module is private)
+PARAMETER_SET = type(pytest.param())
+
+
+def _parameter_marks(marks):
+    """The marks of ``pytest.param`` cases: a test over a table tags each case with its row's
+    requirement (``endpoints/test_optional_fields.py``)."""
+    return [
+        mark
+        for parametrize in marks
+        if parametrize.name == "parametrize"
+        for case in parametrize.args[1]
+        if isinstance(case, PARAMETER_SET)
+        for mark in case.marks
+    ]
+
+
 def suite_tests():
     """(part, module name, test name, requirement ids) for every test function of the suites."""
     found = []
@@ -133,6 +152,7 @@ def suite_tests():
             if not name.startswith("test_") or function.__module__ != module.__name__:
                 continue
             marks = [*module_marks, *getattr(function, "pytestmark", [])]
+            marks += _parameter_marks(marks)
             ids = [arg for mark in marks if mark.name == "requirement" for arg in mark.args]
             found.append((part, info.name, name, ids))
     return found

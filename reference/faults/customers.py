@@ -23,6 +23,7 @@ from reference.customers import (
 from reference.customers.documents import Upload
 from reference.customers.store import APPROVED, PENDING, Customer
 from reference.faults.registry import fault
+from reference.kernel import routing
 from reference.kernel.clock import iso, parse_iso
 from reference.kernel.db import Database
 from reference.kernel.settings import ServerSettings
@@ -249,3 +250,22 @@ def owners_not_required(
             and error["field"] == packets.OWNERS_FIELD
         )
     ]
+
+
+# The optional due-diligence fields of §2 Customer that the interface names.
+DUE_DILIGENCE = ("purposeOfAccount", "sourceOfFunds")
+
+
+@fault(
+    "customer-due-diligence-ignored",
+    at=routing.REQUEST_BODY,
+    clause="§2 Customer: purposeOfAccount, sourceOfFunds (optional due-diligence fields)",
+    part="endpoints",
+    caught_by=("test_an_optional_field_sent_is_refused_as_stated_or_kept",),
+)
+def due_diligence_ignored(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+    """POST /customers and PATCH /customers/{customerId} accept purposeOfAccount and
+    sourceOfFunds but keep neither"""
+    if (method, path) not in (("POST", "/customers"), ("PATCH", "/customers/{customerId}")):
+        return body
+    return {k: v for k, v in body.items() if k not in DUE_DILIGENCE}

@@ -10,8 +10,9 @@ from typing import Any
 
 from reference.accounts import external_accounts
 from reference.faults.registry import fault
+from reference.kernel import routing
 from reference.kernel.currencies import CURRENCIES, Currency
-from reference.kernel.errors import ApiError
+from reference.kernel.errors import ApiError, FieldError
 from reference.payments import (
     holds,
     incoming,
@@ -289,3 +290,63 @@ def transfer_out_not_found(refusal: ApiError | None, *, direction: str) -> ApiEr
 def card_filter_as_sent(card_id: str, *, requested: str) -> str:
     """GET /transactions?cardId= with the bare uuid lists nothing"""
     return requested
+
+
+@fault(
+    "quote-payment-rail-ignored",
+    at=routing.REQUEST_BODY,
+    clause="§4 Quotes and transactions: an ACCOUNT destination with optional paymentRail",
+    part="endpoints",
+    caught_by=("test_an_optional_field_sent_is_refused_as_stated_or_kept",),
+)
+def payment_rail_ignored(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+    """POST /quotes ignores the destination's paymentRail: every quote takes the default rail"""
+    destination = body.get("destination")
+    if (method, path) != ("POST", "/quotes") or not isinstance(destination, Mapping):
+        return body
+    kept = {k: v for k, v in destination.items() if k != "paymentRail"}
+    return {**body, "destination": kept}
+
+
+@fault(
+    "quote-purpose-refused-unnamed",
+    at=routing.REQUEST_BODY,
+    clause="§4 Quotes and transactions: optional purposeOfPayment; §7 Errors: a refusal names it",
+    part="endpoints",
+    caught_by=("test_an_optional_field_sent_is_refused_as_stated_or_kept",),
+)
+def purpose_refused_unnamed(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+    """POST /quotes with a purposeOfPayment is refused with 400 INVALID_INPUT blaming the
+    destination instead of naming purposeOfPayment"""
+    if (method, path) == ("POST", "/quotes") and body.get("purposeOfPayment") is not None:
+        blamed = FieldError("destination", "UNSUPPORTED", "cannot receive this payment")
+        raise ApiError(
+            400, "INVALID_INPUT", "invalid request", details={"errors": [blamed.as_json()]}
+        )
+    return body
+
+
+@fault(
+    "transactions-status-filter-ignored",
+    at=transactions_api.STATUS_FILTER,
+    clause="§4 Quotes and transactions: GET /transactions filters include status",
+    part="endpoints",
+    caught_by=("test_every_transaction_listed_matches_the_filters",),
+)
+def status_filter_ignored(status: str | None, *, requested: str | None) -> str | None:
+    """GET /transactions?status= lists the payment transactions of every status"""
+    return None
+
+
+@fault(
+    "quote-description-ignored",
+    at=routing.REQUEST_BODY,
+    clause="§4 Quotes and transactions: description (optional); §2 Quote: description",
+    part="endpoints",
+    caught_by=("test_a_valid_quote_request_answers_201_with_a_pending_quote",),
+)
+def description_ignored(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+    """POST /quotes accepts a description but keeps none"""
+    if (method, path) != ("POST", "/quotes"):
+        return body
+    return {k: v for k, v in body.items() if k != "description"}

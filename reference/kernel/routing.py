@@ -21,8 +21,14 @@ from starlette.routing import Route
 from reference.kernel.auth import PLATFORM_SCOPE_KEY
 from reference.kernel.platforms import Platform
 from reference.kernel.request_body import JSON_LIMIT, BodyLimit, bounded, read_json_object
+from reference.kernel.seams import seam
 from reference.kernel.services import Services
 from reference.kernel.sync_calls import call_sync
+
+REQUEST_BODY = seam(
+    "request.body",
+    "the decoded body a handler is given (context: method, path, the route's template)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,9 @@ def api_route(path: str, *operations: Operation) -> ApiRoute:
         else:
             parsed = await read_json_object(request) if operation.body else {}
         services: Services = request.app.state.services
+        parsed = services.settings.seams.apply(
+            REQUEST_BODY, parsed, method=operation.method, path=path
+        )
         api_request = ApiRequest(
             services=services,
             platform=request.scope[PLATFORM_SCOPE_KEY],

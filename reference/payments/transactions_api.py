@@ -33,6 +33,11 @@ QUERY_REFUSED = seam(
     "whether GET /transactions refuses its filters with 400 INVALID_INPUT, as it does when one"
     " is invalid (context: status and kind, the status and type filters as sent)",
 )
+STATUS_FILTER = seam(
+    "transactions.status_filter",
+    "the status GET /transactions lists payment transactions of, None for every status"
+    " (context: requested, the status filter as sent)",
+)
 LISTED_BODY = seam(
     "transactions.listed_body",
     "a Transaction body in the GET /transactions list (context: transaction)",
@@ -62,7 +67,8 @@ def list_transactions(request: ApiRequest) -> Response:
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
         sca.expire_due(request.services, request.platform.id)
-        found = txns.find(db, request.platform.id, query.get("customerId") or None, status)
+        listed = seams.apply(STATUS_FILTER, status, requested=status)
+        found = txns.find(db, request.platform.id, query.get("customerId") or None, listed)
     data = [seams.apply(LISTED_BODY, txns.render(t), transaction=t) for t in found]
     return JSONResponse({"data": data})
 

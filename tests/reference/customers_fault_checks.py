@@ -228,3 +228,16 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         )
         created(certificate)
         assert submit(client, firm["id"])["verificationStatus"] == "APPROVED"
+
+
+@check("customer-due-diligence-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    fields = {"purposeOfAccount": "PERSONAL_USE", "sourceOfFunds": "SALARY"}
+    with sandbox.client() as client:
+        customer = created(client.post("/customers", json=individual(**fields)))
+        assert not set(fields) & set(customer)  # accepted, kept nowhere
+        patched = client.patch(f"/customers/{customer['id']}", json=fields)
+        assert patched.status_code == 200 and not set(fields) & set(patched.json())
+        read = client.get(f"/customers/{customer['id']}").json()
+        assert not set(fields) & set(read)
+        assert read["fullName"] == "Ann Lee 001"  # the other fields are kept

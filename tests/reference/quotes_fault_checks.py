@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import httpx
 
+from .customer_helpers import created
 from .money_helpers import (
     CONCURRENT,
     approved,
@@ -18,11 +19,18 @@ from .money_helpers import (
     funded,
     payment_events,
     quote,
+    quote_body,
     race,
     transaction,
     wait_past,
 )
-from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver, with_webhook_id
+from .reference_helpers import (
+    FaultChecks,
+    RunningSandbox,
+    WebhookReceiver,
+    invalid_fields,
+    with_webhook_id,
+)
 
 QUOTE_CHECKS = FaultChecks()
 check = QUOTE_CHECKS.add
@@ -121,3 +129,50 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         later = quote(client, holder.account_id(), external(client, holder.id)["id"])
         execute(client, later["id"])  # sequential executes are still refused the second time
         assert client.post(f"/quotes/{later['id']}/execute").status_code == 409
+
+
+@check("quote-payment-rail-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        for rail in ("WIRE", "RTP"):
+            body = quote_body(holder.account_id(), payee)
+            body["destination"]["paymentRail"] = rail
+            sent = created(client.post("/quotes", json=body))
+            assert sent["destination"]["paymentRail"] == "ACH"  # the default, not the rail sent
+            paid = transaction(client, sent["transactionId"])
+            assert paid["destination"]["paymentRail"] == "ACH"
+
+
+@check("quote-purpose-refused-unnamed")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        body = quote_body(holder.account_id(), payee, purposeOfPayment="GOODS_AND_SERVICES")
+        assert invalid_fields(client.post("/quotes", json=body)) == {"destination"}
+        assert quote(client, holder.account_id(), payee)["status"] == "PENDING"  # without it
+
+
+@check("quote-description-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        payee = external(client, holder.id)["id"]
+        sent = quote(client, holder.account_id(), payee, description="Invoice 7")
+        assert "description" not in sent
+        assert "description" not in transaction(client, sent["transactionId"])
+
+
+@check("transactions-status-filter-ignored")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        payee = external(client, holder.id)["id"]
+        execute(client, quote(client, holder.account_id(), payee)["id"])
+        pending = quote(client, holder.account_id(), payee)["transactionId"]
+        query = {"customerId": holder.id, "status": "COMPLETED"}
+        listed = client.get("/transactions", params=query).json()["data"]
+        assert pending in {t["id"] for t in listed}
+        assert {t["status"] for t in listed} >= {"PENDING"}
