@@ -103,7 +103,8 @@ class OptionalField:
     answered record carries the field (None: not shown, so only a clean acceptance or
     refusal is checked); ``read_later`` names the record read again afterwards, and
     ``later_required`` whether the field must be on it or is only compared when present (a
-    shape the interface gives as "as on the quote").
+    shape the interface gives as "as on the quote"); ``answer_required`` the same for the
+    record answered (a field the interface marks optional there, ``paymentRail?``).
     """
 
     requirement: str
@@ -116,6 +117,7 @@ class OptionalField:
     read_later: str | None = None
     later_required: bool = True
     base: str = ""
+    answer_required: bool = True
 
     @property
     def name(self) -> str:
@@ -188,6 +190,8 @@ OPTIONAL_FIELDS: tuple[OptionalField, ...] = (
         shown_at=("destination", "paymentRail"),
         read_later=TRANSACTION,
         later_required=False,  # "as on the quote": a rail there must be the one sent
+        # §2 shows `paymentRail?`: a quote without one is an advisory, another rail fails
+        answer_required=False,
     ),
     OptionalField(
         "SANDBOX-SEND-AMOUNT-HONOURED",

@@ -155,7 +155,10 @@ def test_an_optional_field_sent_is_refused_as_stated_or_kept(request, advisory, 
     if answered is None:  # refused as the interface says
         return
     exchange = sent.response.exchange
-    assert_kept(field, sent.value, answered, "the record answered", exchange=exchange)
+    assert_kept(
+        field, sent.value, answered, "the record answered", required=field.answer_required,
+        advisory=advisory, exchange=exchange,
+    )  # fmt: skip
     later = sent.read_later(answered) if field.read_later else None
     if later is not None:
         assert_kept(
