@@ -51,12 +51,7 @@ def matches(template: str, path: str) -> bool:
 def schema_for(method: str, path: str) -> str | None:
     """The request schema of the endpoint ``method path`` falls on, or None."""
     for one_method, template, name in REQUEST_SCHEMAS:
-        # a fixed segment wins over a template one: /customers/external-accounts is no id
         if one_method == method and matches(template, path):
-            if template == "/customers/{customerId}" and path.rstrip("/").endswith(
-                "/external-accounts"
-            ):
-                continue
             return name
     return None
 

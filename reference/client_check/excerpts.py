@@ -5,7 +5,7 @@ read by people who must never see them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 REDACTED = "<redacted>"
@@ -64,6 +64,17 @@ def body_excerpt(raw: bytes, content_type: str) -> str:
     except (ValueError, RecursionError):
         return f"<{len(raw)} bytes, not JSON>"
     return _cut(json.dumps(_redact(parsed), ensure_ascii=False), MAX_BODY_CHARS)
+
+
+def without(secrets: Iterable[str], shown: dict[str, Any]) -> dict[str, Any]:
+    """``shown`` with every known secret taken out wherever it sits (a client that put its
+    platform secret in a body member of any name)."""
+    text = json.dumps(shown, ensure_ascii=False)
+    for secret in secrets:
+        if secret:
+            text = text.replace(json.dumps(secret, ensure_ascii=False)[1:-1], REDACTED)
+    scrubbed: dict[str, Any] = json.loads(text)
+    return scrubbed
 
 
 def _cut(text: str, limit: int) -> str:

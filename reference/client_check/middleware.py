@@ -79,10 +79,14 @@ class ClientCheckMiddleware:
         self.journal.write(
             {"kind": "request", "method": method, "path": path, "checked": sorted(judged.checked)}
         )
-        shown = {
-            "headers": excerpts.headers_excerpt(headers),
-            "body": excerpts.body_excerpt(raw, headers.get("content-type", "")),
-        }
+        credentials = self.services.credentials
+        shown = excerpts.without(
+            (credentials.primary.secret, credentials.second.secret, credentials.production.secret),
+            {
+                "headers": excerpts.headers_excerpt(headers),
+                "body": excerpts.body_excerpt(raw, headers.get("content-type", "")),
+            },
+        )
         for kind, found in (("finding", judged.findings), ("advisory", judged.advisories)):
             for one in found:
                 self.journal.write(_record(kind, one, method, path, shown))

@@ -83,8 +83,9 @@ def test_a_client_with_known_mistakes_gets_exactly_those_findings(start_check) -
     # §5: Basic credentials without the colon between token id and secret
     no_colon = base64.b64encode(check.banner["client_id"].encode()).decode()
     client.get("/config", auth=None, headers={"Authorization": f"Basic {no_colon}"})
-    # §4: two invalid fields in one body
-    client.post("/customers", json={"customerType": "ROBOT", "birthDate": "1990-13-01"})
+    # §4: two invalid fields in one body (and the platform's secret where no secret belongs)
+    mistaken = {"customerType": "ROBOT", "birthDate": "1990-13-01"}
+    client.post("/customers", json={**mistaken, "memo": check.banner["client_secret"]})
     # §8: an Idempotency-Key over 255 characters; §4: one key reused for another account
     holder = approved(client)
     body = _rule_based_body(holder.id, holder.account_id("USD"))
