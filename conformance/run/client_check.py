@@ -56,20 +56,26 @@ def check_folder(args: Sequence[str]) -> str | None:
     return None
 
 
-def _wait_forwarding(child: subprocess.Popen[bytes]) -> int:
-    """The child's exit status; SIGINT and SIGTERM received meanwhile are passed on."""
-    forwarded = 0
+def _run_forwarding(command: list[str], env: Mapping[str, str]) -> int:
+    """Run ``command`` to its end; SIGINT and SIGTERM received meanwhile (from before it
+    starts) are passed on to it, and past ``_FORWARDS_BEFORE_KILL`` it is killed."""
+    child: subprocess.Popen[bytes] | None = None
+    received: list[int] = []
 
     def forward(signum: int, frame: FrameType | None) -> None:
-        nonlocal forwarded
-        forwarded += 1
-        if forwarded > _FORWARDS_BEFORE_KILL:
+        received.append(signum)
+        if child is None:
+            return  # passed on once it exists
+        if len(received) > _FORWARDS_BEFORE_KILL:
             child.kill()
         else:
             child.send_signal(signum)
 
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        child = subprocess.Popen(command, env=dict(env))
+        for signum in received[:_FORWARDS_BEFORE_KILL]:
+            child.send_signal(signum)
         return child.wait()
     finally:
         for sig, handler in previous.items():
@@ -92,8 +98,7 @@ def serve_checking_clients(args: Sequence[str], folder: str, env: Mapping[str, s
     started_at, started = datetime.now(UTC), time.monotonic()
     write_reports(report_dir, ClientJournal(), CheckRun(started_at, 0.0, _IN_PROGRESS))
     sys.stdout.flush()
-    child = subprocess.Popen([sys.executable, "-m", "reference", "serve", *args], env=dict(env))
-    status = _wait_forwarding(child)
+    status = _run_forwarding([sys.executable, "-m", "reference", "serve", *args], env)
     if status == EXIT_USAGE:  # the sandbox said what is wrong with its command line
         run_outcome.write_verdict_only(report_dir, "usage_error", "see the message above")
         return EXIT_USAGE

@@ -13,7 +13,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reference.client_check import excerpts, judgement, request_checks, uploads
 from reference.client_check.journal import Journal
 from reference.client_check.judgement import Finding, Judgement
-from reference.kernel.request_body import LARGEST_LIMIT, read_raw
+from reference.kernel.errors import InvalidInput
+from reference.kernel.request_body import LARGEST_LIMIT, check_declared_length, read_raw
 from reference.kernel.services import Services
 
 _LOG = logging.getLogger(__name__)
@@ -42,7 +43,11 @@ class ClientCheckMiddleware:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        # over the largest body the sandbox reads, the refusal is the answer either way
+        try:
+            check_declared_length(headers, LARGEST_LIMIT)
+        except InvalidInput:  # the sandbox refuses it unread, as without the check
+            await self.app(scope, receive, send)
+            return
         messages = await read_raw(receive, headers, LARGEST_LIMIT)
         judged, token = judgement.begin()
         try:
