@@ -94,6 +94,8 @@ def test_a_client_with_known_mistakes_gets_exactly_those_findings(start_check) -
     assert client.post("/internal-accounts", json=body, headers=key).status_code == 201
     other = _rule_based_body(holder.id, holder.account_id("USD"), label="other")
     assert client.post("/internal-accounts", json=other, headers=key).status_code == 409
+    # no key at all: strongly recommended, so an advisory and no finding
+    assert client.post("/internal-accounts", json=body).status_code == 201
     # §2 Document: an identity document without its number, the file declared as a GIF
     upload(client, holder.id, content=png(), content_type="image/gif", documentNumber="")
     # §5 item 1: the TEK public key uncompressed in the OTP bundle
@@ -112,6 +114,10 @@ def test_a_client_with_known_mistakes_gets_exactly_those_findings(start_check) -
     assert client.post(verify, headers=wrong, **retry).status_code == 401
     unnamed = {"Service-Wallet-Signature": sign_hex(tek, payload)}
     assert client.post(verify, headers=unnamed, **retry).status_code == 401
+    # §5 item 4: a "retry" of another body than the call the Request-Id answered
+    named = {**unnamed, "Request-Id": request_id}
+    altered = {"encryptedOtpBundle": bundle + " "}
+    assert client.post(verify, headers=named, json=altered).status_code == 401
 
     checked = check.stop()
 
@@ -128,8 +134,11 @@ def test_a_client_with_known_mistakes_gets_exactly_those_findings(start_check) -
             ("CLIENT-TEK-COMPRESSED", "POST", verify_path),
             ("CLIENT-WALLET-SIGNATURE", "POST", verify_path),
             ("CLIENT-SIGNED-RETRY", "POST", verify_path),
+            ("CLIENT-SIGNED-RETRY", "POST", verify_path),
         ]
     ), checked.summary["findings"]
+    advised = [(a["nodeid"], a["message"][:11]) for a in checked.summary["advisories"]]
+    assert advised == [("client-check::CLIENT-IDEMPOTENCY-KEY", "§4 Accounts")]
     messages = {f["rule"]: f["message"] for f in checked.summary["findings"]}
     assert all(f["message"].startswith("§") for f in checked.summary["findings"])
     assert "customerType" in messages["CLIENT-REQUEST-BODY"]
