@@ -25,7 +25,6 @@ from reference.customers.documents import (
 from reference.kernel.errors import InvalidInput
 
 ACCEPTED = (images.PDF, images.JPEG, images.PNG)
-UPLOAD_PATH = "/documents"
 
 
 async def upload_problems(scope: Scope, receive: Receive) -> list[str]:
