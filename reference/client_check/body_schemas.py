@@ -93,7 +93,15 @@ def field_name(error: ValidationError) -> str:
 
 
 def _short(error: ValidationError) -> str:
-    message = str(error.message)
+    """What is wrong, with the value as JSON (jsonschema shows Python's ``None``)."""
+    if error.validator == "required" and _REQUIRED.match(error.message):
+        message = "is required"
+    elif error.validator == "type":
+        value = json.dumps(error.instance, ensure_ascii=False, default=str)
+        value = value if len(value) <= 60 else value[:60] + "..."
+        message = f"must be of type {error.validator_value}; got {value}"
+    else:
+        message = str(error.message)
     return message if len(message) <= 200 else message[:200] + "..."
 
 
