@@ -77,7 +77,7 @@ AREAS = {"configuration", "customers", "accounts", "payments", "webhooks", "sca"
 # the folders that are floors, not areas of the interface (ARCHITECTURE.md, "Floors")
 LAYERS = {
     "conformance": {"ground", "contract", "exchange", "suites", "reporting", "run"},
-    "reference": {"kernel", "server", "adapter", "faults"},
+    "reference": {"kernel", "server", "adapter", "faults", "client_check"},
 }
 
 

@@ -37,6 +37,7 @@ FLOORS: dict[str, list[tuple[str, list[str]]]] = {
          ["configuration", "webhooks", "customers", "accounts", "cards", "wallet", "payments",
           "sca", "agents", "invitations"]),
         ("faults: what can be made to break", ["faults"]),
+        ("client check: what a platform's client is judged on", ["client_check"]),
         ("assembly: the application and the serve command", ["server", MAIN]),
         ("adapter: the suite's adapter hooks, over HTTP", ["adapter"]),
     ],

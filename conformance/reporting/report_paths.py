@@ -23,7 +23,8 @@ __all__ = [
 ]
 
 # Everything a run, or a command on its folder, writes there: summaries, JUnit, Allure
-# results and the HTML built from them, recorded exchanges, the sink's CA, the bundle.
+# results and the HTML built from them, recorded exchanges, the sink's CA, the bundle, a
+# client check's journal.
 RUN_ARTEFACTS = (
     "summary.json",
     "summary.md",
@@ -34,6 +35,7 @@ RUN_ARTEFACTS = (
     "evidence",
     "sink-ca.pem",
     "certification.zip",
+    "client-check.jsonl",
 )
 
 _FILES = (

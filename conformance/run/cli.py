@@ -31,7 +31,7 @@ from conformance.ground.exit_codes import (
 
 # Only what is light at module level: the stop signal is handled before the rest of the kit
 # (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
-from conformance.run import embedded, run_outcome, warm_workers
+from conformance.run import client_check, embedded, run_outcome, warm_workers
 from conformance.run.bytecode import use_private_bytecode_cache
 from conformance.run.process_end import end_process
 
@@ -373,10 +373,16 @@ REFERENCE_PROG_ENV = "REFERENCE_PROG"
 
 def command_serve(args: Sequence[str]) -> int:
     """Replace this process with the reference sandbox (the suite never imports it), whose
-    help and usage errors then name the command typed: `conformance serve`."""
+    help and usage errors then name the command typed: `conformance serve`. With
+    ``--check-clients DIR`` the sandbox runs as a child instead, judging the requests of a
+    platform's client, and the reports are written to DIR once it stops."""
+    env = {**os.environ, REFERENCE_PROG_ENV: "conformance"}
+    folder = client_check.check_folder(args)
+    if folder is not None:
+        return client_check.serve_checking_clients(args, folder, env)
     command = [sys.executable, "-m", "reference", "serve", *args]
     sys.stdout.flush()
-    os.execve(sys.executable, command, {**os.environ, REFERENCE_PROG_ENV: "conformance"})
+    os.execve(sys.executable, command, env)
     return EXIT_FAILED  # not reached
 
 

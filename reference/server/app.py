@@ -20,6 +20,8 @@ from reference.agents.policy import AgentPolicyMiddleware
 from reference.cards import issuing as cards
 from reference.cards import simulators as card_simulators
 from reference.cards import tokenize as card_tokenize
+from reference.client_check.journal import Journal
+from reference.client_check.middleware import ClientCheckMiddleware
 from reference.configuration import api as config_api
 from reference.customers import api as customers_api
 from reference.customers import (
@@ -108,8 +110,9 @@ def join_areas() -> None:
     authorization.install(sca)
 
 
-def create_app(services: Services) -> Starlette:
-    """The ASGI app serving ``services``; the worker runs while the app is up."""
+def create_app(services: Services, *, client_check: Journal | None = None) -> Starlette:
+    """The ASGI app serving ``services``; the worker runs while the app is up. With a
+    ``client_check`` journal, every API request is also judged by the client rules."""
     join_areas()
 
     @asynccontextmanager
@@ -125,10 +128,16 @@ def create_app(services: Services) -> Starlette:
 
     delay_s = services.settings.response_delay_s
     delay = [Middleware(ResponseDelayMiddleware, delay_s=delay_s)] if delay_s > 0 else []
+    judge = (
+        [Middleware(ClientCheckMiddleware, services=services, journal=client_check)]
+        if client_check is not None
+        else []
+    )
     api = Mount(
         services.settings.base_path,
         routes=method_routes([route for routes in ROUTERS for route in routes]),
         middleware=[
+            *judge,
             *delay,
             Middleware(BasicAuthMiddleware, services=services),
             Middleware(AgentPolicyMiddleware, services=services),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import ipaddress
 import json
 import logging
@@ -26,6 +27,8 @@ import uvicorn
 
 from reference.accounts.rule_based import FEATURES
 from reference.cards.issuing import FEATURES as CARD_FEATURES
+from reference.client_check.journal import Journal, JournalError
+from reference.client_check.observers import watching
 from reference.faults import UnknownFaultError, describe_faults, seams_for, validate_faults
 from reference.kernel.platforms import CredentialConflictError
 from reference.kernel.services import Services
@@ -149,6 +152,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--fault", action="append", default=[], metavar="NAME", help="break one behaviour"
     )
     serve.add_argument("--list-faults", action="store_true", help="list fault modes and exit")
+    serve.add_argument(
+        "--check-clients",
+        metavar="DIR",
+        help="judge every request a platform's client sends by what the interface asks of a"
+        " client, and journal each finding in DIR as it arrives (DIR/client-check.jsonl);"
+        " `conformance serve --check-clients DIR` writes the reports there when stopped",
+    )
     # Usage errors found after parsing are reported with the sub-command's usage line.
     serve.set_defaults(usage_error=serve.error)
     return parser
@@ -301,8 +311,21 @@ def _exit_quietly(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def serve(settings: ServerSettings) -> int:
-    """Serve until SIGINT or SIGTERM; return the exit status."""
+def open_client_check(args: argparse.Namespace) -> Journal | None:
+    """The journal of ``--check-clients DIR``, or None; a usage error when DIR cannot be
+    written."""
+    if args.check_clients is None:
+        return None
+    usage_error: Callable[[str], NoReturn] = args.usage_error
+    try:
+        return Journal(args.check_clients)
+    except JournalError as exc:
+        usage_error(f"--check-clients {args.check_clients!r}: {exc}")
+
+
+def serve(settings: ServerSettings, client_check: Journal | None = None) -> int:
+    """Serve until SIGINT or SIGTERM; return the exit status. With ``client_check``, every
+    request is judged by the client rules and the findings go to its journal."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _exit_quietly)
     try:
@@ -319,6 +342,8 @@ def serve(settings: ServerSettings) -> int:
         print(f"--db {settings.db_path!r}: cannot open the database: {exc}", file=sys.stderr)
         return 2
     url = base_url(sock, settings.base_path)
+    if client_check is not None:
+        client_check.start(url)
 
     def announce() -> None:
         sys.stdout.write(json.dumps(banner(services, url)) + "\n")
@@ -327,7 +352,7 @@ def serve(settings: ServerSettings) -> int:
     # "auto" picks httptools and uvloop when importable (pyproject.toml installs both: they
     # cut the sandbox's CPU per request), else h11 and asyncio: the same behaviour, slower.
     config = uvicorn.Config(
-        create_app(services),
+        create_app(services, client_check=client_check),
         log_level="warning",
         access_log=False,
         lifespan="on",
@@ -340,6 +365,8 @@ def serve(settings: ServerSettings) -> int:
     finally:
         services.db.close()
         sock.close()
+        if client_check is not None:
+            client_check.close()
     return 0 if server.started else 1
 
 
@@ -351,7 +378,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list_faults:
         print(describe_faults())
         return 0
-    return serve(settings_from_args(args))
+    settings = settings_from_args(args)
+    client_check = open_client_check(args)
+    if client_check is not None:  # the rules watch what the areas open and verify
+        settings = dataclasses.replace(settings, seams=watching(settings.seams))
+    return serve(settings, client_check)
 
 
 def run_and_exit(argv: Sequence[str] | None = None) -> NoReturn:

@@ -1,0 +1,136 @@
+"""The checks of a request as it arrived, each judging one rule: the Basic credentials, the
+JSON body against its request shape, Idempotency-Key, the signed retry's headers and the
+document upload. Each takes the request's parts and adds to its judgement."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+from starlette.datastructures import Headers
+
+from reference.agents import bearer
+from reference.client_check import body_schemas
+from reference.client_check.judgement import Judgement
+from reference.client_check.rules import (
+    BASIC_CREDENTIALS,
+    DOCUMENT_UPLOAD,
+    IDEMPOTENCY_KEY,
+    REQUEST_BODY,
+    SIGNED_RETRY,
+)
+from reference.kernel.auth import authenticate
+from reference.kernel.errors import Unauthorized
+from reference.kernel.services import Services
+from reference.wallet.signatures import REQUEST_ID_HEADER, SIGNATURE_HEADER
+
+MAX_IDEMPOTENCY_KEY = 255  # §8 Limits: Idempotency-Key (account creation) up to 255 characters
+# §5 item 4's signed operations, and item 1's OTP verify retry (path templates)
+SIGNED_OPERATIONS = (
+    ("POST", "/auth/credentials"),
+    ("POST", "/auth/credentials/{id}/verify"),
+    ("DELETE", "/auth/credentials/{id}"),
+    ("DELETE", "/auth/sessions/{id}"),
+    ("POST", "/internal-accounts/{id}/export"),
+    ("PATCH", "/internal-accounts/{id}"),
+    ("POST", "/quotes/{quoteId}/execute"),
+)
+
+
+def basic_credentials(services: Services, headers: Headers, judged: Judgement) -> None:
+    """A platform request carries Basic credentials of this sandbox (§5 Authentication);
+    an agent's Bearer token is the agents' own scheme and is not judged here."""
+    header = headers.get("authorization")
+    if bearer.is_bearer(header):
+        return
+    try:
+        authenticate(services, header)
+    except Unauthorized as refused:
+        judged.finds(
+            BASIC_CREDENTIALS,
+            f"{BASIC_CREDENTIALS.clause}: the Authorization header must be HTTP Basic "
+            f"<api token id>:<api client secret> of a sandbox credential; {refused.reason}",
+        )
+    else:
+        judged.checks(BASIC_CREDENTIALS)
+
+
+def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
+    """A body whose shape §4 shows follows it; every invalid field is named in one finding."""
+    schema = body_schemas.schema_for(method, path)
+    if schema is None:
+        return
+    clause = body_schemas.clause_of(schema) or REQUEST_BODY.clause
+    where = f"{clause}: {method} {path} body"
+    if not raw.strip():
+        judged.finds(REQUEST_BODY, f"{where}: a JSON object body is required; none sent", clause)
+        return
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        judged.finds(REQUEST_BODY, f"{where}: is not JSON (bodies are JSON unless stated)", clause)
+        return
+    invalid = body_schemas.invalid_fields(schema, body)
+    if not invalid:
+        judged.checks(REQUEST_BODY)
+        return
+    listed = "; ".join(f"{name}: {why}" for name, why in invalid)
+    count = f"{len(invalid)} invalid field{'s' if len(invalid) > 1 else ''}"
+    judged.finds(REQUEST_BODY, f"{where} ({schema}): {count}: {listed}", clause)
+
+
+def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement) -> None:
+    """``POST /internal-accounts``: a key of at most 255 characters; none is allowed, but
+    strongly recommended (an advisory)."""
+    if method != "POST" or not body_schemas.matches("/internal-accounts", path):
+        return
+    key = headers.get("idempotency-key")
+    if key is None:
+        judged.advises(
+            IDEMPOTENCY_KEY,
+            f"{IDEMPOTENCY_KEY.clause}: POST /internal-accounts without Idempotency-Key "
+            "(strongly recommended: without one, every request mints a new account number)",
+        )
+    elif len(key) > MAX_IDEMPOTENCY_KEY:
+        judged.finds(
+            IDEMPOTENCY_KEY,
+            f"§8 Limits: Idempotency-Key is {len(key)} characters; at most "
+            f"{MAX_IDEMPOTENCY_KEY} are allowed",
+            "§8 Limits",
+        )
+    else:
+        judged.checks(IDEMPOTENCY_KEY)
+
+
+def signed_retry(method: str, path: str, headers: Headers, judged: Judgement) -> None:
+    """A retry carrying ``Service-Wallet-Signature`` carries ``Request-Id`` too (§5 items 1
+    and 4). A ``Request-Id`` alone is no retry: the passkey verify echoes it, and clients
+    send it for tracing."""
+    signed = any(
+        method == one and body_schemas.matches(template, path)
+        for one, template in SIGNED_OPERATIONS
+    )
+    if not signed or SIGNATURE_HEADER not in headers:
+        return
+    if headers.get(REQUEST_ID_HEADER):
+        judged.checks(SIGNED_RETRY)
+        return
+    judged.finds(
+        SIGNED_RETRY,
+        f"{SIGNED_RETRY.clause}: the signed retry of {method} {path} carries "
+        f"{SIGNATURE_HEADER} but no {REQUEST_ID_HEADER} (the requestId of the 202 answer)",
+    )
+
+
+async def document_upload(
+    method: str, path: str, problems: Callable[[], Awaitable[list[str]]], judged: Judgement
+) -> None:
+    """``POST /documents`` is the multipart upload of §2 Document; every problem in one
+    finding."""
+    if method != "POST" or not body_schemas.matches("/documents", path):
+        return
+    found = await problems()
+    if not found:
+        judged.checks(DOCUMENT_UPLOAD)
+        return
+    judged.finds(DOCUMENT_UPLOAD, f"{DOCUMENT_UPLOAD.clause}: POST /documents: " + "; ".join(found))
