@@ -2,10 +2,12 @@
 
 The sandbox posts to whatever URL a platform registers, so an endpoint on a link-local
 address (the cloud metadata service at 169.254.169.254) or on a private network would let
-any API caller make the sandbox's host call into its own network. Only literal addresses are
-classified: a host name is not resolved, because an answer checked now says nothing about
-the address a later delivery connects to (DNS can change in between), and a sandbox without
-network access could not resolve names at all.
+any API caller make the sandbox's host call into its own network. Here only literal
+addresses are classified: a host name is not resolved when it is registered, because an
+answer checked now says nothing about the address a later delivery connects to (DNS can
+change in between), and a sandbox without network access could not resolve names at all.
+The delivery client checks the address a name resolves to as it connects
+(``reference/webhooks/connect_guard.py``).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 from reference.kernel.sync_calls import call_sync
+from reference.webhooks.connect_guard import RefusedAddress, guarded_transport
 from reference.webhooks.outbox import Outbox, OutboxRow
 from reference.webhooks.plain_http import PlainHttpPoster, environment_names_http_proxy
 from reference.webhooks.signing import sign
@@ -74,8 +75,14 @@ class DeliveryWorker:
         """Begin delivering; rows left over from an earlier run are due at once."""
         self._loop = asyncio.get_running_loop()
         timeout = self._settings.webhook_timeout_s
-        self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False)
-        if not environment_names_http_proxy():
+        if environment_names_http_proxy():
+            # the proxy resolves and connects: the address check cannot see where to
+            self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+        else:
+            transport = guarded_transport(self._settings.allow_private_webhooks)
+            self._client = httpx.AsyncClient(
+                timeout=timeout, follow_redirects=False, transport=transport
+            )
             self._plain = PlainHttpPoster(self._client.headers.raw, timeout)
         self._outbox.notify_with(self.wake)
         self._main = asyncio.create_task(self._run(), name="webhook-delivery")
@@ -176,6 +183,9 @@ class DeliveryWorker:
             )
             return None, f"no whole answer within {deadline:g}s"
         except (httpx.HTTPError, OSError, h11.ProtocolError) as exc:
+            if isinstance(exc.__cause__, RefusedAddress):  # worth an operator's attention
+                log.warning("webhook %s to %s refused: %s", row.event_id, row.target_url, exc)
+                return None, f"refused: {exc}"
             log.info("webhook %s to %s failed: %r", row.event_id, row.target_url, exc)
             return None, f"{type(exc).__name__}: {exc}"
         return status, f"HTTP {status}"

@@ -31,6 +31,19 @@ START_TIMEOUT_PER_PEER_S = 1.0
 DELIVERY_TIMEOUT_S = 10.0
 
 
+POLL_S = 0.02  # how often a wait on a condition (an outbox file, a log) looks again
+
+
+def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll ``condition`` until it gives a true value; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout}s: {what}")
+        time.sleep(POLL_S)
+    return value
+
+
 class SandboxStartError(RuntimeError):
     """The server did not print its start-up line."""
 

@@ -13,9 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .reference_helpers import RunningSandbox, WebhookReceiver, with_webhook_id
-
-POLL_S = 0.02  # how often a wait on the outbox file looks again
+from .reference_helpers import RunningSandbox, WebhookReceiver, wait_until, with_webhook_id
 
 
 def outbox_row(db: Path, webhook_id: str) -> dict[str, Any] | None:
@@ -27,16 +25,6 @@ def outbox_row(db: Path, webhook_id: str) -> dict[str, Any] | None:
             (webhook_id,),
         ).fetchone()
     return None if row is None else dict(row)
-
-
-def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
-    """Poll ``condition`` until it gives a true value; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout}s: {what}")
-        time.sleep(POLL_S)
-    return value
 
 
 def attempts_at_least(db: Path, webhook_id: str, count: int) -> Callable[[], Any]:

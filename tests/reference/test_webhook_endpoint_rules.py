@@ -3,10 +3,15 @@ loopback, link-local addresses never, private ones only with ``--allow-private-w
 
 from __future__ import annotations
 
+import socket
+import threading
+
 import httpx
 import pytest
 
-from .reference_helpers import RunningSandbox
+from reference.webhooks.connect_guard import RefusedAddress, checked_address
+
+from .reference_helpers import RunningSandbox, wait_until
 
 FIELD = "webhookEndpoint"
 
@@ -93,3 +98,76 @@ def test_the_option_admits_private_addresses_but_never_link_local(launch) -> Non
             assert constraints(client.patch("/config", json={FIELD: url})) == {"HTTPS_REQUIRED"}, (
                 url
             )
+
+
+@pytest.mark.parametrize(
+    ("resolved", "allow_private", "refused"),
+    [
+        (["93.184.215.14"], False, None),
+        (["93.184.215.14", "169.254.169.254"], True, "link-local"),  # any answer counts
+        (["10.0.0.5"], False, "private"),
+        (["10.0.0.5"], True, None),
+        (["127.0.0.1"], False, "private"),  # a name re-pointed at this host
+        (["::ffff:169.254.169.254"], True, "link-local"),
+        ([], False, "no address"),
+    ],
+)
+def test_the_address_a_name_resolves_to_is_checked_when_connecting(
+    resolved: list[str], allow_private: bool, refused: str | None
+) -> None:
+    if refused is None:
+        assert checked_address("hooks.example.com", resolved, allow_private) == resolved[0]
+        return
+    with pytest.raises(RefusedAddress, match=refused):
+        checked_address("hooks.example.com", resolved, allow_private)
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "::1"])
+def test_the_kits_loopback_sink_is_connected_to(host: str) -> None:
+    """localhost and loopback literals are the kit's own sink: accepted when registered,
+    connected to when delivered (only another name resolving to loopback is refused)."""
+    address = "::1" if host == "::1" else "127.0.0.1"
+    assert checked_address(host, [address], allow_private=False) == address
+
+
+class _Listener:
+    """A TCP port that counts the connections made to it."""
+
+    def __init__(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port = self._server.getsockname()[1]
+        self.connections = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._server.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._server.close()
+
+
+def test_a_name_resolving_to_a_private_address_gets_no_delivery(launch) -> None:
+    """Registered as a name (not judged then), refused when a delivery connects: the name
+    of this machine resolves to a loopback or private address."""
+    name = socket.gethostname()
+    try:
+        socket.getaddrinfo(name, 443, type=socket.SOCK_STREAM)
+    except OSError:
+        pytest.skip(f"this machine's name {name!r} does not resolve")
+    listener = _Listener()
+    sandbox: RunningSandbox = launch()
+    try:
+        with sandbox.client() as client:
+            url = f"https://{name}:{listener.port}/hooks"
+            assert client.patch("/config", json={FIELD: url}).status_code == 200
+            assert client.post("/sandbox/webhooks/test").status_code < 300
+        wait_until(lambda: "resolves to" in sandbox.stderr(), 10, "the refused delivery logged")
+        assert listener.connections == 0
+    finally:
+        listener.close()
