@@ -8,6 +8,8 @@ servers, one behaviour each.
   parsed body instead of the bytes received (a common bug).
 - ``500-on-repeat``: verifies, but answers 500 to an event id it has already seen.
 - ``never-answers``: reads the request and never answers (until the server stops).
+- ``hangs-after-first``: answers its first delivery like ``correct``, then never answers
+  (a check can get past its first contact and be stopped in a test).
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from conformance.ground.public_keys import load_public_key
 from conformance.webhooks.sink.signatures import SIGNATURE_HEADER, verify_signature
 from conformance.webhooks.sink.tls import generate_tls_material, server_ssl_context
 
-BEHAVIOURS = ("correct", "skips-signature", "reserialises", "500-on-repeat", "never-answers")
+BEHAVIOURS = (
+    "correct",
+    "skips-signature",
+    "reserialises",
+    "500-on-repeat",
+    "never-answers",
+    "hangs-after-first",
+)
 
 
 @dataclass
@@ -32,6 +41,8 @@ class _State:
     behaviour: str
     public_pem: str
     seen: set[str] = field(default_factory=set)
+    deliveries: int = 0
+    hanging: threading.Event = field(default_factory=threading.Event)  # a request is held
     stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -49,7 +60,8 @@ def _answer(state: _State, body: bytes, signature: str | None) -> int:
     key = load_public_key(state.public_pem)
     if state.behaviour == "reserialises":
         try:
-            signed_bytes = json.dumps(json.loads(body), separators=(",", ":")).encode()
+            parsed = json.loads(body)  # and serialised again as JSON.stringify would
+            signed_bytes = json.dumps(parsed, separators=(",", ":"), ensure_ascii=False).encode()
         except ValueError:
             return 400
     else:
@@ -69,7 +81,13 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if state.behaviour == "never-answers":
+            with state.lock:
+                state.deliveries += 1
+                first = state.deliveries == 1
+            if state.behaviour == "never-answers" or (
+                state.behaviour == "hangs-after-first" and not first
+            ):
+                state.hanging.set()
                 state.stopping.wait()
                 return
             status = _answer(state, body, self.headers.get(SIGNATURE_HEADER))
@@ -85,8 +103,11 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
 
 @dataclass(frozen=True)
 class RunningReceiver:
+    """A receiver being served: its URL, the CA file of an HTTPS one, and its state."""
+
     url: str
     ca_file: Path | None
+    state: _State
 
 
 @contextmanager
@@ -108,7 +129,7 @@ def serving(
     thread.start()
     scheme = "https" if tls_dir is not None else "http"
     try:
-        yield RunningReceiver(f"{scheme}://127.0.0.1:{server.server_port}/webhooks", ca_file)
+        yield RunningReceiver(f"{scheme}://127.0.0.1:{server.server_port}/webhooks", ca_file, state)
     finally:
         state.stopping.set()
         server.shutdown()
