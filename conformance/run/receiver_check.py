@@ -25,7 +25,7 @@ from conformance.exchange.client import TARGET_HEALTH, ExchangeLog
 from conformance.ground import redaction, stop_signal
 from conformance.ground.exit_codes import EXIT_NOT_RUN
 from conformance.ground.profile import TargetProfile
-from conformance.reporting.summaries import SummaryReporter
+from conformance.reporting.summaries import SummaryReporter, last_outcome
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.webhooks.delivering.deliveries import signed
 from conformance.webhooks.delivering.event_bodies import make_test_event
@@ -71,6 +71,13 @@ def pytest_configure(config: pytest.Config) -> None:
     if profile is None:
         return
     register_markers(config)
+    if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        message = (
+            "conformance receiver: -n: the cases are deliveries in an order, made from one "
+            "process. Drop -n."
+        )
+        last_outcome().usage_error = message  # the summary says it, as the console does
+        raise pytest.UsageError(message)
     stop_signal.install()
     # the shared writers read the session's profile for the report folder and the log
     state = SessionState(
@@ -106,8 +113,9 @@ def _reach(profile: ReceiverProfile, summary: SummaryReporter) -> None:
         exchange = client.log.last()
         error = exchange.error if exchange is not None else str(failure)
         problem = (
-            f"the webhook endpoint {profile.url} gave no answer to a signed TEST event within "
-            f"{profile.delivery_timeout:g} s ({error}). Check the URL, that the endpoint is "
+            f"the webhook endpoint {profile.url} gave no answer to a signed TEST event "
+            f"({error}; each delivery's deadline is {profile.delivery_timeout:g} s). Check "
+            "the URL, that the endpoint is "
             "up and reachable from here, --ca-file for an HTTPS endpoint with a private CA, "
             "and --delivery-timeout."
         )

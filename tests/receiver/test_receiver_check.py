@@ -53,7 +53,7 @@ def key_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def check_receiver(report_dir: Path, *args: str) -> Checked:
     started = time.monotonic()
     done = subprocess.run(
-        [*COMMAND, *args, "--report-dir", str(report_dir)],
+        [*COMMAND, "--report-dir", str(report_dir), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -228,3 +228,15 @@ def test_new_key_makes_a_key_whose_public_half_is_printed(tmp_path, capsys):
     assert SigningKey.generate().public_pem() != printed
     assert receiver_command.main(["--print-public-key", "--signing-key", str(tmp_path / "x")]) == 2
     assert "--new-key" in capsys.readouterr().err
+
+
+def test_parallel_workers_are_a_usage_error(tmp_path, key_file):
+    """The cases are deliveries in an order: ``-n`` is refused before any is sent."""
+    _old_passed(tmp_path)
+    checked = check_receiver(
+        tmp_path, "--url", "http://127.0.0.1:9/never-contacted", "--signing-key", str(key_file),
+        "--", "-n", "2",
+    )  # fmt: skip
+    assert checked.code == 2, checked.output[-3000:]
+    assert "Drop -n" in checked.output
+    assert checked.summary["verdict"] == "usage_error"
