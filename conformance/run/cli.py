@@ -1,4 +1,5 @@
-"""The ``conformance`` command: ``run``, ``serve`` and ``report``.
+"""The ``conformance`` command: ``run``, ``serve`` and ``report`` (``receiver``, ``certify``,
+``verify`` and ``openapi`` are dispatched to modules of their own).
 
 Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
 error (the output contract), 3 when the target could not be tested (preflight failed, or
