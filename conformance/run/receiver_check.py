@@ -13,13 +13,19 @@ service run's concerns apply: no embedded sandbox, no credentials, no sink.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from conformance.contract.failures import ConformanceFailure
-from conformance.contract.markers import RECEIVER_PART, apply_item_labels, register_markers
+from conformance.contract.markers import (
+    ADVISORY_PROPERTY,
+    RECEIVER_PART,
+    apply_item_labels,
+    register_markers,
+)
 from conformance.contract.requirements import receiver_catalogue
 from conformance.exchange.client import TARGET_HEALTH, ExchangeLog
 from conformance.ground import redaction, stop_signal
@@ -32,7 +38,7 @@ from conformance.webhooks.delivering.event_bodies import make_test_event
 from conformance.webhooks.delivering.sender import Receiver, receiver_client
 from conformance.webhooks.delivering.signing_key import SigningKey
 
-__all__ = ["ReceiverProfile", "receiver"]
+__all__ = ["ReceiverProfile", "advisory", "receiver"]
 
 RECEIVER_KEY = pytest.StashKey[Receiver]()
 
@@ -140,6 +146,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     found.client.close()
     redaction.scrub_tree(Path(config.stash[STATE_KEY].profile.report_dir))
+
+
+@pytest.fixture
+def advisory(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """Record an observation about what the interface does not show; listed in the
+    reports, never failing. (The run's own fixture of that name lives in a module that
+    imports every area: 0.9 s of a check that takes about one.)"""
+
+    def record(message: str) -> None:
+        request.node.user_properties.append((ADVISORY_PROPERTY, message))
+
+    return record
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,8 @@ servers, one behaviour each.
 - ``reserialises``: verifies the signature over its own compact re-serialisation of the
   parsed body instead of the bytes received (a common bug).
 - ``500-on-repeat``: verifies, but answers 500 to an event id it has already seen.
+- ``refuses-unshown-payloads``: like ``correct``, but answers 422 to the event types whose
+  payload §6 does not show (``CUSTOMER.*``, ``EXTERNAL_ACCOUNT.*``).
 - ``never-answers``: reads the request and never answers (until the server stops).
 - ``hangs-after-first``: answers its first delivery like ``correct``, then never answers
   (a check can get past its first contact and be stopped in a test).
@@ -31,6 +33,7 @@ BEHAVIOURS = (
     "skips-signature",
     "reserialises",
     "500-on-repeat",
+    "refuses-unshown-payloads",
     "never-answers",
     "hangs-after-first",
 )
@@ -74,6 +77,11 @@ def _answer(state: _State, body: bytes, signature: str | None) -> int:
         state.seen.add(str(event_id))
     if repeated and state.behaviour == "500-on-repeat":
         return 500
+    kind = str(json.loads(body).get("type", ""))
+    if state.behaviour == "refuses-unshown-payloads" and kind.startswith(
+        ("CUSTOMER.", "EXTERNAL_ACCOUNT.")
+    ):
+        return 422
     return 200
 
 

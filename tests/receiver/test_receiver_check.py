@@ -138,6 +138,17 @@ def test_a_receiver_that_answers_500_to_a_repeated_event_fails_the_idempotency_c
     assert "500" in failure["message"]
 
 
+def test_a_refused_event_whose_payload_is_not_shown_is_an_advisory_only(tmp_path, key_file):
+    with serving("refuses-unshown-payloads", _public_pem(key_file)) as receiver:
+        checked = check_receiver(tmp_path, "--url", receiver.url, "--signing-key", str(key_file))
+    assert checked.code == 0, checked.output[-3000:]
+    unshown = [t.name for t in EVENT_TYPES if not t.payload_shown]
+    assert len(unshown) == 7
+    advisories = checked.summary["advisories"]
+    assert sorted(a["nodeid"].split("[")[1].rstrip("]") for a in advisories) == sorted(unshown)
+    assert all(a["message"].startswith("§6 Events: ") and "422" in a["message"] for a in advisories)
+
+
 def test_a_receiver_that_never_answers_could_not_run_within_its_bound(tmp_path, key_file):
     with serving("never-answers", _public_pem(key_file)) as receiver:
         checked = check_receiver(

@@ -1,11 +1,12 @@
 """Realistic events, as the service would send them to a platform (§6 Events).
 
 Each event is the envelope ``{id: Webhook:<uuid>, type, timestamp, data}``; ``data`` is the
-record the event is about: the Transaction (§2) for payment events, the Customer for
-``CUSTOMER.KYC_*`` / ``KYB_*``, the full CardTransaction for ``CARD_TRANSACTION.*`` and the
-ExternalAccount for ``EXTERNAL_ACCOUNT.STATUS_UPDATED``. The last three payloads are "not
-shown" by §6; these are the records §2 describes, and every body satisfies the kit's own
-schemas (``schemas/webhooks/``, checked by a self-test). The TEST event has its own shape.
+record the event is about: the Transaction (§2) for payment events, the full CardTransaction
+for ``CARD_TRANSACTION.*`` (both stated by §6), and, where §6 says the payload is "not
+shown", the record §2 describes: the Customer for ``CUSTOMER.KYC_*`` / ``KYB_*`` and the
+ExternalAccount for ``EXTERNAL_ACCOUNT.STATUS_UPDATED`` (``EventType.payload_shown``). Every
+body satisfies the kit's own schemas (``schemas/webhooks/``, checked by a self-test). The
+TEST event has its own shape.
 The invitation-claimed event is left out: its ``type`` and payload are not shown.
 """
 
@@ -84,8 +85,11 @@ def _transaction(status: str, *, incoming: bool = False) -> dict[str, Any]:
         "description": "Invoice 2025-118",
         "createdAt": _stamp(created),
     }
-    if incoming:
-        record["sentAmount"] = record["receivedAmount"] = {"amount": 25_000, "currency": _USD}
+    if incoming:  # a deposit from a bank account into an internal account, same currency
+        record["source"] = {"sourceType": "ACCOUNT", "accountId": _id("ExternalAccount")}
+        record["destination"] = {"destinationType": "ACCOUNT", "accountId": _id("InternalAccount")}
+        record["sentAmount"] = {"amount": 25_000, "currency": _USD}
+        record["receivedAmount"] = {"amount": 25_000, "currency": _USD}
         record["exchangeRate"] = 1
         record["quoteId"] = None
     if status == "COMPLETED":
@@ -169,6 +173,9 @@ class EventType:
     schema: str
     data: Callable[[], dict[str, Any]]
     data_schema: str | None = None
+    # §6 shows the payload of payment events (the Transaction) and card events (the full
+    # card transaction); the others' is "not shown", so their data is the kit's choice
+    payload_shown: bool = True
 
 
 def _payment(name: str, status: str) -> EventType:
@@ -187,6 +194,7 @@ def _verification(name: str, status: str, *, business: bool) -> EventType:
         "webhooks/envelope.json",
         lambda: _customer(status, business=business),
         "customer.json",
+        payload_shown=False,
     )
 
 
@@ -220,6 +228,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
         "webhooks/envelope.json",
         _external_account,
         "external-account.json",
+        payload_shown=False,
     ),
 )
 _BY_NAME = {event_type.name: event_type for event_type in EVENT_TYPES}
