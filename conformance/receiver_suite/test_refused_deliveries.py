@@ -14,6 +14,6 @@ pytestmark = [pytest.mark.resource("Webhook receiver")]
 
 @pytest.mark.requirement("RECEIVER-SIGNATURE-REJECT")
 @pytest.mark.parametrize("forgery", FORGERIES, ids=[f.name for f in FORGERIES])
-def test_a_delivery_whose_signature_does_not_verify_is_refused(receiver, forgery):
+def test_a_delivery_whose_signature_does_not_verify_is_refused(receiver, advisory, forgery):
     delivery = forgery.deliver(event_of_type("OUTGOING_PAYMENT.COMPLETED"), receiver.key)
-    receiver.refuses(delivery, "an OUTGOING_PAYMENT.COMPLETED delivery")
+    receiver.refuses(delivery, "an OUTGOING_PAYMENT.COMPLETED delivery", advisory)

@@ -7,8 +7,9 @@ servers, one behaviour each.
 - ``reserialises``: verifies the signature over its own compact re-serialisation of the
   parsed body instead of the bytes received (a common bug).
 - ``500-on-repeat``: verifies, but answers 500 to an event id it has already seen.
-- ``refuses-unshown-payloads``: like ``correct``, but answers 422 to the event types whose
-  payload §6 does not show (``CUSTOMER.*``, ``EXTERNAL_ACCOUNT.*``).
+- ``unusual-but-conformant``: like ``correct``, but closes the connection without an answer
+  on a signature that fails, and answers 422 to the event types whose payload §6 does not
+  show (``CUSTOMER.*``, ``EXTERNAL_ACCOUNT.*``).
 - ``never-answers``: reads the request and never answers (until the server stops).
 - ``hangs-after-first``: answers its first delivery like ``correct``, then never answers
   (a check can get past its first contact and be stopped in a test).
@@ -33,7 +34,7 @@ BEHAVIOURS = (
     "skips-signature",
     "reserialises",
     "500-on-repeat",
-    "refuses-unshown-payloads",
+    "unusual-but-conformant",
     "never-answers",
     "hangs-after-first",
 )
@@ -58,8 +59,9 @@ def _event_id(body: bytes) -> str | None:
     return envelope.get("id") or envelope.get("webhookId") if isinstance(envelope, dict) else None
 
 
-def _answer(state: _State, body: bytes, signature: str | None) -> int:
-    """The status this receiver answers a delivery with."""
+def _answer(state: _State, body: bytes, signature: str | None) -> int | None:
+    """The status this receiver answers a delivery with (None: no answer, the connection
+    is closed)."""
     key = load_public_key(state.public_pem)
     if state.behaviour == "reserialises":
         try:
@@ -70,7 +72,7 @@ def _answer(state: _State, body: bytes, signature: str | None) -> int:
     else:
         signed_bytes = body
     if state.behaviour != "skips-signature" and not verify_signature(key, signed_bytes, signature):
-        return 401
+        return None if state.behaviour == "unusual-but-conformant" else 401
     event_id = _event_id(body)
     with state.lock:
         repeated = event_id in state.seen
@@ -78,7 +80,7 @@ def _answer(state: _State, body: bytes, signature: str | None) -> int:
     if repeated and state.behaviour == "500-on-repeat":
         return 500
     kind = str(json.loads(body).get("type", ""))
-    if state.behaviour == "refuses-unshown-payloads" and kind.startswith(
+    if state.behaviour == "unusual-but-conformant" and kind.startswith(
         ("CUSTOMER.", "EXTERNAL_ACCOUNT.")
     ):
         return 422
@@ -99,6 +101,9 @@ def _handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.stopping.wait()
                 return
             status = _answer(state, body, self.headers.get(SIGNATURE_HEADER))
+            if status is None:
+                self.close_connection = True
+                return
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()

@@ -138,15 +138,23 @@ def test_a_receiver_that_answers_500_to_a_repeated_event_fails_the_idempotency_c
     assert "500" in failure["message"]
 
 
-def test_a_refused_event_whose_payload_is_not_shown_is_an_advisory_only(tmp_path, key_file):
-    with serving("refuses-unshown-payloads", _public_pem(key_file)) as receiver:
+def test_what_the_interface_does_not_show_fails_nothing_and_is_noted(tmp_path, key_file):
+    """A receiver that refuses the event types whose payload is not shown, and rejects a
+    failing signature by closing the connection: it passes, each one an advisory."""
+    with serving("unusual-but-conformant", _public_pem(key_file)) as receiver:
         checked = check_receiver(tmp_path, "--url", receiver.url, "--signing-key", str(key_file))
     assert checked.code == 0, checked.output[-3000:]
+    assert checked.summary["verdict"] == "passed"
     unshown = [t.name for t in EVENT_TYPES if not t.payload_shown]
     assert len(unshown) == 7
-    advisories = checked.summary["advisories"]
-    assert sorted(a["nodeid"].split("[")[1].rstrip("]") for a in advisories) == sorted(unshown)
-    assert all(a["message"].startswith("§6 Events: ") and "422" in a["message"] for a in advisories)
+    advisories = {a["nodeid"].split("[")[1].rstrip("]"): a for a in checked.summary["advisories"]}
+    assert sorted(advisories) == sorted([*unshown, *(f.name for f in FORGERIES)])
+    for name in unshown:
+        message = advisories[name]["message"]
+        assert message.startswith("§6 Events: ") and "422" in message, message
+    for forgery in FORGERIES:
+        message = advisories[forgery.name]["message"]
+        assert message.startswith("§5 Authentication: ") and "no HTTP answer" in message
 
 
 def test_a_receiver_that_never_answers_could_not_run_within_its_bound(tmp_path, key_file):

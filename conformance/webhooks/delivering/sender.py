@@ -17,9 +17,9 @@ from pathlib import Path
 import httpx
 
 from conformance.contract import clauses
-from conformance.contract.failures import check
+from conformance.contract.failures import ConformanceFailure, check
 from conformance.contract.schemas import default_registry
-from conformance.exchange.client import ApiResponse, ExchangeLog, TargetClient
+from conformance.exchange.client import TARGET_HEALTH, ApiResponse, ExchangeLog, TargetClient
 from conformance.exchange.deadline import deadline_transport
 from conformance.exchange.evidence import Redactor
 from conformance.webhooks.delivering.deliveries import Delivery
@@ -27,6 +27,9 @@ from conformance.webhooks.delivering.signing_key import SigningKey
 
 __all__ = ["Receiver", "read_ca_file", "receiver_client"]
 
+# How the client describes an exchange whose connection closed (or carried no valid HTTP)
+# after the delivery was sent (``exchange/client.py``): the endpoint reacted, with no answer.
+_CONNECTION_BROKE = "the connection broke"
 # Deliveries go to the endpoint's absolute URL; the client's base URL only names relative
 # paths and the curl line's $CONFORMANCE_BASE_URL prefix, neither of which a delivery has.
 _NO_BASE_URL = "(a webhook endpoint)"
@@ -99,11 +102,28 @@ class Receiver:
             )
         return response
 
-    def refuses(self, delivery: Delivery, what: str) -> ApiResponse:
+    def refuses(
+        self, delivery: Delivery, what: str, advisory: Callable[[str], None]
+    ) -> ApiResponse | None:
         """Deliver, and fail if the answer is 2xx (§5: "verify the signature ... reject on
-        failure"); ``what`` says which delivery, for the message."""
+        failure"); ``what`` says which delivery, for the message. §5 does not say how a
+        platform rejects: an endpoint that closes the connection without an answer did not
+        acknowledge, which is noted as an advisory (None is returned); no answer within the
+        deadline stays a failure to answer."""
         __tracebackhide__ = True
-        response = self.deliver(delivery)
+        try:
+            response = self.deliver(delivery)
+        except ConformanceFailure:
+            exchange = self.client.log.last()
+            if exchange is None or not (exchange.error or "").startswith(_CONNECTION_BROKE):
+                raise
+            TARGET_HEALTH.answered()  # it reacted to this delivery: it is not down
+            advisory(
+                f"{clauses.AUTHENTICATION}: {what} carrying {delivery.how} got no HTTP answer "
+                f"({exchange.error}); counted as refused. An error status (401, say) tells "
+                "the service plainly that the delivery was rejected."
+            )
+            return None
         check(
             not 200 <= response.status < 300,
             clauses.AUTHENTICATION,
