@@ -172,6 +172,20 @@ def test_a_receiver_that_never_answers_could_not_run_within_its_bound(tmp_path, 
     assert checked.seconds < 15, f"took {checked.seconds:.1f} s"
 
 
+def test_a_receiver_that_stops_answering_mid_check_could_not_run(tmp_path, key_file):
+    """Past the first contact, three deliveries in a row without an answer stop the check."""
+    with serving("hangs-after-first", _public_pem(key_file)) as receiver:
+        checked = check_receiver(
+            tmp_path, "--url", receiver.url, "--signing-key", str(key_file),
+            "--delivery-timeout", "1",
+        )  # fmt: skip
+    assert checked.code == 3, checked.output[-3000:]
+    assert checked.summary["verdict"] == "not_run"
+    assert "stopped answering" in checked.summary["incomplete_reason"]
+    assert checked.summary["not_run"] > 0
+    assert checked.seconds < 20, f"took {checked.seconds:.1f} s"
+
+
 @pytest.mark.parametrize("signal_name", ["SIGINT"])
 def test_an_interrupted_check_reads_incomplete(tmp_path, key_file, signal_name):
     with serving("hangs-after-first", _public_pem(key_file)) as receiver:
