@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
         )
         last_outcome().usage_error = message  # the summary says it, as the console does
         raise pytest.UsageError(message)
-    stop_signal.install()
+    stop_signal.install()  # as the command did already: also when run by `cli.main`
     # the shared writers read the session's profile for the report folder and the log
     state = SessionState(
         profile=TargetProfile(
@@ -121,9 +121,8 @@ def _reach(profile: ReceiverProfile, summary: SummaryReporter) -> None:
         problem = (
             f"the webhook endpoint {profile.url} gave no answer to a signed TEST event "
             f"({error}; each delivery's deadline is {profile.delivery_timeout:g} s). Check "
-            "the URL, that the endpoint is "
-            "up and reachable from here, --ca-file for an HTTPS endpoint with a private CA, "
-            "and --delivery-timeout."
+            "the URL, that the endpoint is up and reachable from here, --ca-file for an "
+            "HTTPS endpoint with a private CA, and --delivery-timeout."
         )
         summary.stop_target_down(f"preflight: {problem}")
         summary.write(summary.build())

@@ -15,12 +15,17 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from conformance.ground import options as opt
 from conformance.ground.datafiles import RECEIVER_SUITE_DIR
 from conformance.ground.exit_codes import EXIT_OK, EXIT_USAGE
 from conformance.run import run_outcome
+
+if TYPE_CHECKING:  # the command imports the rest only once it knows it will check
+    from conformance.run.receiver_check import ReceiverProfile
+    from conformance.webhooks.delivering.signing_key import SigningKey
 
 __all__ = ["DEFAULT_DELIVERY_TIMEOUT", "build_parser", "main"]
 
@@ -81,7 +86,7 @@ def _report_dir(ns: argparse.Namespace) -> Path:
     return Path(ns.report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
 
 
-def _signing_key(ns: argparse.Namespace) -> object:
+def _signing_key(ns: argparse.Namespace) -> SigningKey:
     from conformance.webhooks.delivering.signing_key import SigningKeyError, load_signing_key
 
     if not ns.signing_key:
@@ -96,7 +101,7 @@ def _signing_key(ns: argparse.Namespace) -> object:
         raise _UsageError(message) from None
 
 
-def _profile(ns: argparse.Namespace) -> object:
+def _profile(ns: argparse.Namespace) -> ReceiverProfile:
     """The check's profile from the command line, or ``_UsageError`` naming the setting."""
     from conformance.run.receiver_check import ReceiverProfile
     from conformance.webhooks.delivering.sender import read_ca_file
@@ -124,7 +129,7 @@ def _profile(ns: argparse.Namespace) -> object:
             raise _UsageError(f"conformance receiver: --ca-file={ns.ca_file!r}: {exc}") from None
     return ReceiverProfile(
         url=ns.url,
-        key=_signing_key(ns),  # type: ignore[arg-type]
+        key=_signing_key(ns),
         report_dir=str(_report_dir(ns)),
         ca_file=ca_file,
         delivery_timeout=timeout,
@@ -175,7 +180,7 @@ def print_public_key(ns: argparse.Namespace) -> int:
     except _UsageError as exc:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
-    print(key.public_pem(), end="")  # type: ignore[attr-defined]
+    print(key.public_pem(), end="")
     return EXIT_OK
 
 
