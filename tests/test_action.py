@@ -188,3 +188,56 @@ def test_the_documented_inputs_and_defaults_are_the_action_s():
     outputs_text = section.split("Outputs:", 1)[1]
     for name in ACTION_DOC["outputs"]:
         assert f"`{name}`" in outputs_text, name
+
+
+RECORDING_CONFORMANCE = """#!/bin/sh
+# stands in for the command: records its arguments, exits 0 without a summary
+printf '%s\\n' "$@" > "$RECORDED_ARGS"
+exit 0
+"""
+
+
+def test_the_receiver_check_gets_its_inputs_and_a_private_key_file(tmp_path):
+    """check "receiver": `conformance receiver` with the endpoint, a key given as PEM text
+    written to a file only the job reads, the CA file and the delivery deadline."""
+    from conformance.webhooks.delivering.signing_key import SigningKey
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "conformance"
+    fake.write_text(RECORDING_CONFORMANCE, encoding="utf-8")
+    fake.chmod(0o755)
+    script = tmp_path / "step.sh"
+    script.write_text(RUN_STEP["run"], encoding="utf-8")
+    pem = SigningKey.generate().private_pem().decode()
+    recorded, runner_temp = tmp_path / "args", tmp_path / "runner-temp"
+    runner_temp.mkdir()
+    env = {
+        "PATH": os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), "/usr/bin",
+                                 "/bin"]),
+        "GITHUB_OUTPUT": str(tmp_path / "outputs"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "step-summary.md"),
+        "CONFORMANCE_REPORT_DIR": str(tmp_path / "reports"),
+        "RUNNER_TEMP": str(runner_temp),
+        "RECORDED_ARGS": str(recorded),
+        "INPUT_WORKERS": "2",
+        "INPUT_CHECK": "receiver",
+        "INPUT_RECEIVER_URL": "https://platform.example.com/hooks",
+        "INPUT_SIGNING_KEY": pem,
+        "INPUT_CA_FILE": "platform-ca.pem",
+        "INPUT_DELIVERY_TIMEOUT": "",
+    }  # fmt: skip
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    key_file = runner_temp / "conformance-signing-key.pem"
+    assert recorded.read_text().splitlines() == [
+        "receiver", "--url", "https://platform.example.com/hooks",
+        "--signing-key", str(key_file), "--ca-file", "platform-ca.pem",
+    ]  # fmt: skip
+    assert key_file.read_text().strip() == pem.strip()
+    assert key_file.stat().st_mode & 0o077 == 0
+    assert pem.splitlines()[1] not in done.stdout + done.stderr
+    assert "exit-code=0" in (tmp_path / "outputs").read_text()

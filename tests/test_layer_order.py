@@ -26,8 +26,8 @@ FLOORS: dict[str, list[tuple[str, list[str]]]] = {
         ("areas: how the suite reaches and checks each area of the interface",
          ["webhooks", "configuration", "customers", "payments", "accounts", "cards", "sca",
           "wallet", "agents", "invitations"]),
-        ("suites and reports: the tests, and what a run writes",
-         ["suites", "reporting"]),
+        ("suites and reports: the tests (the receiver check's too), and what a run writes",
+         ["suites", "receiver_suite", "reporting"]),
         ("run: the plugin, its fixtures, the commands", ["run"]),
     ],
     "reference": [

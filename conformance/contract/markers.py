@@ -21,8 +21,9 @@ from typing import NoReturn
 
 import pytest
 
-from conformance.contract.requirements import PARTS, default_catalogue
+from conformance.contract.requirements import PARTS, default_catalogue, receiver_catalogue
 from conformance.ground import hookspecs
+from conformance.ground.datafiles import RECEIVER_SUITE_DIR
 from conformance.ground.profile import TargetProfile
 
 __all__ = [
@@ -45,6 +46,8 @@ PART_PROPERTY = "conformance_part"
 REQUIREMENTS_PROPERTY = "conformance_requirements"
 ADVISORY_PROPERTY = "conformance_advisory"
 REQUESTS_PROPERTY = "conformance_requests"
+# The part of the receiver check's tests: a platform's duties toward webhooks (§5, §6).
+RECEIVER_PART = "webhooks"
 # The words of every skip for sandbox behaviour in production (skip_reasons.py reads them).
 SANDBOX_ONLY = "sandbox behaviour, which a production environment does not have"
 
@@ -69,6 +72,7 @@ _AREA_RESOURCE = {
     "auth-basic": "Authentication",
     "versioning": "Versioning",
     "webhooks-core": "Webhook",
+    "webhook-receiver": "Webhook receiver",
     "errors-core": "Error",
     "customers": "Customer",
     "agreements": "Customer",
@@ -97,7 +101,10 @@ def register_markers(config: pytest.Config) -> None:
 
 
 def item_part(item: pytest.Item) -> str | None:
-    """The spec part a test belongs to: the folder under ``suites/``."""
+    """The spec part a test belongs to: the folder under ``suites/``; the tests of
+    ``conformance receiver`` (``receiver_suite/``) check the platform's side of webhooks."""
+    if RECEIVER_SUITE_DIR in item.path.parents:
+        return RECEIVER_PART
     parts = item.path.parts
     for index, name in enumerate(parts[:-1]):
         if name == "suites" and parts[index + 1] in PARTS:
@@ -116,10 +123,10 @@ def _resource(item: pytest.Item, requirement_ids: Iterable[str]) -> str | None:
     mark = item.get_closest_marker("resource")
     if mark and mark.args:
         return str(mark.args[0])
-    catalogue = default_catalogue()
-    for rid in requirement_ids:
-        if rid in catalogue:
-            return _AREA_RESOURCE.get(catalogue.get(rid).area, catalogue.get(rid).area)
+    for catalogue in (default_catalogue(), receiver_catalogue()):
+        for rid in requirement_ids:
+            if rid in catalogue:
+                return _AREA_RESOURCE.get(catalogue.get(rid).area, catalogue.get(rid).area)
     return None
 
 

@@ -37,12 +37,14 @@ __all__ = [
     "ID_PATTERN",
     "PARTS",
     "REASON_REQUIRED",
+    "RECEIVER_AREA",
     "TESTABILITY",
     "Catalogue",
     "CatalogueError",
     "Requirement",
     "default_catalogue",
     "load_catalogue",
+    "receiver_catalogue",
 ]
 
 CATALOGUE_PATH: Final[Path] = Path(__file__).with_name("requirements.yaml")
@@ -79,6 +81,7 @@ AREAS: Final[tuple[str, ...]] = (
     "auth-basic",
     "versioning",
     "webhooks-core",
+    "webhook-receiver",
     "errors-core",
     "customers",
     "agreements",
@@ -106,6 +109,10 @@ AREAS: Final[tuple[str, ...]] = (
     "sandbox",
 )
 """Functional areas (features in reports), independent of the part."""
+
+RECEIVER_AREA: Final[str] = "webhook-receiver"
+"""The area of the platform's own duties toward the service's webhooks (§5, §6): checked by
+``conformance receiver`` against a platform, so outside the service's catalogue."""
 
 ID_PATTERN: Final[re.Pattern[str]] = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 """Requirement ids are UPPER-KEBAB with at least two words: ``QUOTE-EXECUTE-SCA-409``."""
@@ -241,9 +248,21 @@ def load_catalogue(path: Path | None = None) -> Catalogue:
 
 
 @functools.cache
-def default_catalogue() -> Catalogue:
-    """The shipped catalogue, loaded and validated once per process."""
+def _shipped() -> Catalogue:
     return load_catalogue()
+
+
+@functools.cache
+def default_catalogue() -> Catalogue:
+    """The service's requirements (what ``conformance run`` checks): the shipped catalogue,
+    loaded and validated once per process, without the receiver's area."""
+    return Catalogue(tuple(r for r in _shipped() if r.area != RECEIVER_AREA))
+
+
+@functools.cache
+def receiver_catalogue() -> Catalogue:
+    """The platform's requirements toward the service's webhooks (``conformance receiver``)."""
+    return Catalogue(tuple(r for r in _shipped() if r.area == RECEIVER_AREA))
 
 
 def _parse_entry(index: int, entry: Any) -> Requirement:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 SUITES_DIR = _PACKAGE_DIR / "suites"  # the conformance suites, one folder a part
+# the tests of `conformance receiver` (a platform's webhook endpoint), never of `run`
+RECEIVER_SUITE_DIR = _PACKAGE_DIR / "receiver_suite"
 
 
 def _data_dir(name: str) -> Path:

@@ -1,4 +1,5 @@
-"""The ``conformance`` command: ``run``, ``serve`` and ``report``.
+"""The ``conformance`` command: ``run``, ``serve`` and ``report`` (``receiver``, ``certify``,
+``verify`` and ``openapi`` are dispatched to modules of their own).
 
 Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
 error (the output contract), 3 when the target could not be tested (preflight failed, or
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("certify", "run the suite and write a signed certification bundle"),
         ("verify", "check a certification bundle offline against the certifier's public key"),
         ("openapi", "write the OpenAPI 3.1 document of the interface (from the kit's schemas)"),
+        ("receiver", "check a platform's webhook endpoint as the service delivers to it"),
     ):
         other = sub.add_parser(name, help=text, add_help=False)
         other.add_argument("other_args", nargs=argparse.REMAINDER)
@@ -294,7 +296,17 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
         pass
     except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
         crash = exc
-    report_dir = _report_dir(ns)
+    return session_exit_code(code, crash, _report_dir(ns))
+
+
+def session_exit_code(code: int, crash: BaseException | None, report_dir: Path) -> int:
+    """The exit code of a session that ended with pytest's ``code`` (or ``crash``), the
+    reports in ``report_dir`` saying the same (``run`` and ``receiver`` share it)."""
+    import pytest
+
+    from conformance.reporting.summaries import last_outcome
+
+    outcome = last_outcome()
     if stop_signal.stopping() or crash is not None:
         return run_outcome.end_abnormally(report_dir, crash)
     if code == pytest.ExitCode.USAGE_ERROR:
@@ -407,6 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from conformance.contract import openapi
 
         return openapi.main(argv[1:])
+    if argv and argv[0] == "receiver":
+        from conformance.run import receiver_command
+
+        return receiver_command.main(argv[1:])
     if argv and argv[0] in ("certify", "verify"):
         from conformance.run import certify
 

@@ -125,7 +125,7 @@ def stopped_outside_a_run(argv: Sequence[str]) -> int:
         return RUN.code
     if RUN.report_dir is not None:
         return end_abnormally(RUN.report_dir, None)
-    if argv and argv[0] == "run":
+    if argv and argv[0] in ("run", "receiver"):
         report_dir = report_dir_in(argv[1:])
         if claim(report_dir, None):
             write_verdict_only(report_dir, "incomplete", "stopped during start-up")
