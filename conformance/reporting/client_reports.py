@@ -158,7 +158,7 @@ def _finding(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _markdown(summary: dict[str, Any]) -> str:
-    text = render_markdown(summary).replace("# Conformance run:", "# Client check:", 1)
+    text = render_markdown(summary)
     text = text.replace("- requests sent to the target:", "- requests the client sent:", 1)
     if not summary["findings"]:
         return text + "\n## Findings\n\nNone: every judged request did what the interface asks.\n"

@@ -110,10 +110,12 @@ class SummaryReporter:
         target: dict[str, Any],
         *,
         current: bool = True,
+        check: str | None = None,
     ) -> None:
         self.report_dir = report_dir
         self.catalogue = catalogue
         self.target = target
+        self.check = check  # what was checked when not the service: "receiver"
         self.results: dict[str, _TestResult] = {}
         self.started_at = datetime.now(UTC)
         self._started = time.monotonic()
@@ -289,6 +291,7 @@ class SummaryReporter:
             "totals": totals,
             "parts": parts,
             "requests": sum(r.requests for r in results),
+            **({"check": self.check} if self.check else {}),
             "requirements": statuses,
             "failures": [
                 {

@@ -21,11 +21,16 @@ TITLES = {
 }
 
 
+# What a summary is of, when not a run against the service (its "check" key).
+CHECK_TITLES = {"receiver": "Receiver check", "clients": "Client check"}
+
+
 def render_markdown(summary: dict[str, Any]) -> str:
     """A short human summary: totals, a row per part, failures, advisories."""
     totals = summary["totals"]
     verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
-    lines = [f"# Conformance run: {verdict}", ""]
+    what = CHECK_TITLES.get(summary.get("check"), "Conformance run")
+    lines = [f"# {what}: {verdict}", ""]
     if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
         lines += [
             f"**{totals['skipped']} tests were skipped, so their requirements are not covered "

@@ -97,7 +97,9 @@ def pytest_configure(config: pytest.Config) -> None:
     redaction.install_allure_scrubbing()
     config.pluginmanager.import_plugin("conformance.run.interruption")
     config.pluginmanager.import_plugin("conformance.run.report_writers")
-    summary = SummaryReporter(Path(profile.report_dir), receiver_catalogue(), profile.target_view())
+    summary = SummaryReporter(
+        Path(profile.report_dir), receiver_catalogue(), profile.target_view(), check="receiver"
+    )
     _reach(profile, summary)
     TARGET_HEALTH.reset()
     config.stash[RECEIVER_KEY] = Receiver(

@@ -94,6 +94,8 @@ def test_a_correct_receiver_over_https_passes_every_case(tmp_path, key_file):
         "RECEIVER-ANY-ORDER": "passed",
     }
     reports = tmp_path / "reports"
+    assert summary["check"] == "receiver"
+    assert (reports / "summary.md").read_text().startswith("# Receiver check: PASSED")
     assert "<testcase" in (reports / "junit.xml").read_text()
     # Allure: each case under §6 webhooks, its deliveries attached
     results = [
