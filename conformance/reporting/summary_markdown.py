@@ -29,7 +29,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
     """A short human summary: totals, a row per part, failures, advisories."""
     totals = summary["totals"]
     verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
-    what = CHECK_TITLES.get(summary.get("check"), "Conformance run")
+    what = CHECK_TITLES.get(str(summary.get("check")), "Conformance run")
     lines = [f"# {what}: {verdict}", ""]
     if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
         lines += [

@@ -35,6 +35,7 @@ from conformance.ground.exit_codes import (
 from conformance.run import client_check, embedded, run_outcome, warm_workers
 from conformance.run.bytecode import use_private_bytecode_cache
 from conformance.run.process_end import end_process
+from conformance.run.session_arguments import passed_through, session_arguments
 
 if TYPE_CHECKING:
     from conformance.ground.profile import TargetProfile
@@ -173,26 +174,8 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
     report_dir = Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
     args = [
         *suite_paths(ns.parts),
-        "--disable-plugin-autoload",
-        *(arg for plugin in RUN_PLUGINS for arg in ("-p", plugin)),
-        "-p",
-        "no:cacheprovider",
-        # its end-of-session gc.collect() walked the whole heap of each process (0.2 s of a
-        # worker's CPU); an exception in a __del__ of the kit is a self-test matter
-        "-p",
-        "no:unraisableexception",
-        "-o",
-        "console_output_style=count",
-        f"--alluredir={report_dir / 'allure-results'}",
-        "--clean-alluredir",
-        f"--junitxml={report_dir / 'junit.xml'}",
-        "-o",
-        "junit_family=xunit2",
+        *session_arguments(report_dir, RUN_PLUGINS),
         f"{opt.REPORT_DIR.flag}={report_dir}",
-        "-rfE",
-        # the CLI imports the package before pytest starts; nothing to rewrite there
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
     ]
     if ns.profile:
         args.append(f"{opt.PROFILE_FLAG}={ns.profile}")
@@ -206,10 +189,7 @@ def pytest_arguments(ns: argparse.Namespace) -> list[str]:
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
             args.append(f"{setting.flag}={value}")
-    extra = list(ns.pytest_args)
-    if extra and extra[0] == "--":
-        extra = extra[1:]
-    return args + extra
+    return args + passed_through(ns.pytest_args)
 
 
 class _RunOptions:

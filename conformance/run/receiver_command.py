@@ -22,6 +22,7 @@ from conformance.ground import options as opt
 from conformance.ground.datafiles import RECEIVER_SUITE_DIR
 from conformance.ground.exit_codes import EXIT_OK, EXIT_USAGE
 from conformance.run import run_outcome
+from conformance.run.session_arguments import passed_through, session_arguments
 
 if TYPE_CHECKING:  # the command imports the rest only once it knows it will check
     from conformance.run.receiver_check import ReceiverProfile
@@ -139,28 +140,10 @@ def _profile(ns: argparse.Namespace) -> ReceiverProfile:
 def pytest_arguments(ns: argparse.Namespace) -> list[str]:
     """The pytest command line of a receiver check."""
     report_dir = _report_dir(ns)
-    extra = list(ns.pytest_args)
-    if extra and extra[0] == "--":
-        extra = extra[1:]
     return [
         str(RECEIVER_SUITE_DIR),
-        "--disable-plugin-autoload",
-        *(arg for plugin in RECEIVER_PLUGINS for arg in ("-p", plugin)),
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "no:unraisableexception",
-        "-o",
-        "console_output_style=count",
-        f"--alluredir={report_dir / 'allure-results'}",
-        "--clean-alluredir",
-        f"--junitxml={report_dir / 'junit.xml'}",
-        "-o",
-        "junit_family=xunit2",
-        "-rfE",
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-        *extra,
+        *session_arguments(report_dir, RECEIVER_PLUGINS),
+        *passed_through(ns.pytest_args),
     ]
 
 
