@@ -60,6 +60,7 @@ def main() -> None:
         "median_with_s": round(statistics.median(on), 2),
         "median_without_s": round(statistics.median(off), 2),
         "comparisons": ledger.LEDGER.comparisons,
+        "statements_fed": ledger.LEDGER.statements,
         "resources_held": len(ledger.LEDGER),
         "footprint_bytes": ledger.LEDGER.footprint(),
     }

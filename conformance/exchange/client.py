@@ -22,7 +22,7 @@ from conformance.contract.schemas import SchemaRegistry, default_registry, forma
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
-from conformance.exchange.ledger import record_answer
+from conformance.exchange.ledger_answers import record_answer
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
 from conformance.ground.profile import Credentials, TargetProfile

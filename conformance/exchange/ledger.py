@@ -1,10 +1,11 @@
 """The cross-check ledger: what a target states twice about one resource must agree.
 
-The client feeds it every validated 2xx JSON answer (the resource, or each list item) and
-the webhook sink every authentic payment event (its ``data`` is the Transaction, §6). Per
-platform (base URL and token id: two platforms are never compared) and resource id it keeps
-only the compared fields (``contract/stable_fields.py``), each with where and when it was
-first stated, and the latest status and kept entries. A new statement is compared with them:
+The client feeds it every validated 2xx JSON answer (the resource, or each list item;
+``ledger_answers.py``) and the webhook sink every authentic payment event (its ``data`` is
+the Transaction, §6). Per platform (base URL and token id: two platforms are never
+compared) and resource id it keeps only the compared fields (``contract/stable_fields.py``),
+each with where and when it was first stated, and the latest status and kept entries. A new
+statement is compared with them:
 
 - a fixed field must equal its first statement, wherever either was made;
 - a status and kept entries are compared only with a statement whose answer was read
@@ -26,18 +27,12 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from conformance.contract import endpoint_schemas
 from conformance.contract import stable_fields as rules
 from conformance.contract.failures import ConformanceFailure, shorten
-from conformance.exchange.evidence import Exchange
-from conformance.ground.profile import Credentials
 
-if TYPE_CHECKING:  # the client feeds the ledger: it is read here, never built
-    from conformance.exchange.client import ApiResponse, TargetClient
-
-__all__ = ["LEDGER", "Disagreement", "Ledger", "Sighting", "current_test", "record_answer"]
+__all__ = ["LEDGER", "Disagreement", "Ledger", "Sighting", "current_test", "now_sighting"]
 
 Scope = tuple[str, str]
 _ABSENT: Any = object()
@@ -158,6 +153,7 @@ class Ledger:
     def __init__(self) -> None:
         self.enabled = True
         self.comparisons = 0
+        self.statements = {"answer": 0, "event": 0}  # resources fed, by where they came from
         self._lock = threading.Lock()
         self._entries: dict[tuple[Scope, str], _Entry] = {}
         self._decimals: dict[tuple[Scope, str], tuple[object, Sighting]] = {}
@@ -172,6 +168,7 @@ class Ledger:
             self._decimals.clear()
             self._reported.clear()
             self.comparisons = 0
+            self.statements = {"answer": 0, "event": 0}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -207,6 +204,7 @@ class Ledger:
         kind = resource_id.split(":", 1)[0] if isinstance(resource_id, str) else ""
         found: list[Disagreement] = []
         with self._lock:
+            self.statements["event" if event else "answer"] += 1
             self._check_decimals(scope, body, seen, found)
             kept = rules.RULES.get(kind)
             if kept is None or not isinstance(resource_id, str):
@@ -413,43 +411,3 @@ def current_test() -> str | None:
     """The test that is running (pytest sets ``PYTEST_CURRENT_TEST``), without its phase."""
     current = os.environ.get("PYTEST_CURRENT_TEST")
     return current.rsplit(" (", 1)[0] if current else None
-
-
-def record_answer(client: TargetClient, response: ApiResponse, auth: object, sent: float) -> None:
-    """Feed a validated answer of ``client`` (made with ``auth``, sent at monotonic ``sent``)
-    to :data:`LEDGER`; fail the test with the first disagreement it finds, the earlier
-    statement added to the test's evidence beside the answer's own exchange."""
-    __tracebackhide__ = True
-    if (
-        not isinstance(auth, Credentials)
-        or not 200 <= response.status < 300
-        or not response.content
-    ):
-        return
-    body = response.json
-    ref = endpoint_schemas.response_schema(response.method, response.path, response.status, body)
-    if ref is None or not LEDGER.enabled:
-        return
-    items = (endpoint_schemas.list_items(body) or []) if ref.is_list else [body]
-    seen = now_sighting(response.method, response.path, response.status, current_test(), sent=sent)
-    scope = (client.base_url, auth.client_id)
-    found = [d for item in items for d in LEDGER.observe(scope, item, seen)]
-    if found:
-        client.log.append(earlier_evidence(found[0]))
-        raise found[0].failure(response.exchange)
-
-
-def earlier_evidence(disagreement: Disagreement) -> Exchange:
-    """The earlier statement as an exchange for the report: the ledger keeps only the
-    compared value, so its body is that value."""
-    earlier = disagreement.before_at
-    return Exchange(
-        method=earlier.method,
-        url=earlier.target,
-        request_headers={},
-        request_body="",
-        curl=f"# the earlier statement: {earlier.describe()}",
-        status=earlier.status,
-        response_body=f"(kept by the cross-check ledger) {disagreement.field}: "
-        f"{shorten(disagreement.before, 500)}",
-    )
