@@ -291,6 +291,7 @@ LINKS = (
             ("receivedAmount.amount", "totalReceivingAmount"),
             ("receivedAmount.currency.code", "receivingCurrency.code"),
             ("exchangeRate", "exchangeRate"),
+            *((end, end) for end in _ENDS),  # "source, destination: as on the quote" (§2)
         ),
         clause=clauses.TRANSACTION,
         why="a quote fixes the amounts and rate and creates the transaction that carries "
