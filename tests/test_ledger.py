@@ -12,9 +12,9 @@ TXN = "Transaction:1"
 QUOTE = "Quote:1"
 
 
-def answer(sent: float, read: float, path: str = "GET /x") -> Sighting:
+def answer(sent: float, read: float, path: str = "GET /x", test: str = "test_it") -> Sighting:
     method, target = path.split(" ", 1)
-    return Sighting(method, target, 200, "test_it", 1_700_000_000.0 + read, sent, read)
+    return Sighting(method, target, 200, test, 1_700_000_000.0 + read, sent, read)
 
 
 def event() -> Sighting:
@@ -125,13 +125,16 @@ def test_a_currency_has_one_number_of_decimals_wherever_it_appears(ledger: Ledge
     assert found.field == "USD decimals" and found.clause == "§0 Conventions"
 
 
-def test_two_platforms_are_never_compared_and_each_disagreement_is_reported_once(
+def test_two_platforms_are_never_compared_and_a_disagreement_is_reported_once_per_test(
     ledger: Ledger,
 ) -> None:
     ledger.observe(SCOPE, transaction(), answer(0, 1))
     assert ledger.observe(("http://target", "token-2"), transaction(amount=5), answer(2, 3)) == []
     assert len(ledger.observe(SCOPE, transaction(amount=5), answer(2, 3))) == 1
     assert ledger.observe(SCOPE, transaction(amount=5), answer(4, 5)) == []
+    # another test reading it right is not failed; one reading it wrong is
+    assert ledger.observe(SCOPE, transaction(amount=100), answer(6, 7, test="other")) == []
+    assert len(ledger.observe(SCOPE, transaction(amount=5), answer(8, 9, test="other"))) == 1
 
 
 def test_a_disabled_ledger_keeps_nothing(ledger: Ledger) -> None:

@@ -157,9 +157,10 @@ class Ledger:
         self._lock = threading.Lock()
         self._entries: dict[tuple[Scope, str], _Entry] = {}
         self._decimals: dict[tuple[Scope, str], tuple[object, Sighting]] = {}
-        # each disagreement is reported once: a resource stated wrong once does not fail
-        # every later test that reads it right
-        self._reported: set[tuple[Scope, str, str, str]] = set()
+        # each disagreement is reported once per test: a resource stated wrong once does not
+        # fail every later test that reads it right, and a test that repeats what failed
+        # (Hypothesis replaying its failing example) meets the same failure again
+        self._reported: set[tuple[Scope, str, str, str, str | None]] = set()
 
     def clear(self) -> None:
         """Forget everything (a new session)."""
@@ -229,6 +230,7 @@ class Ledger:
                 disagreement.statement,
                 repr(disagreement.before),
                 repr(disagreement.after),
+                disagreement.after_at.test,
             )
             if key not in self._reported:
                 self._reported.add(key)
