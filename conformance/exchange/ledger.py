@@ -382,8 +382,8 @@ class Ledger:
                 found.append(
                     Disagreement(
                         link.clause,
-                        f"{link.kind} {mine.rid} and its {link.other} {theirs.rid} state "
-                        f"one value twice: {ours} and {their} ({link.why})",
+                        f"{mine.rid} and {theirs.rid}, the {link.other.lower()} it names, "
+                        f"state one value twice: {ours} and {their} ({link.why})",
                         f"{ours} / {their}",
                         earlier[0],
                         earlier[1],
