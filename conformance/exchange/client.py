@@ -22,6 +22,7 @@ from conformance.contract.schemas import SchemaRegistry, default_registry, forma
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
+from conformance.exchange.ledger_answers import record_answer
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
 from conformance.ground.profile import Credentials, TargetProfile
@@ -354,6 +355,7 @@ class TargetClient:
         )  # fmt: skip
         if validate:
             self.validate(result)
+            record_answer(self, result, creds, started)  # what it states twice must agree
         return result
 
     def _read_capped(self, response: httpx.Response) -> bytes:

@@ -355,6 +355,10 @@ def webhook_sink(
         sink_url=sink.url or control_url,
         remedies=sink_remedies(profile),
         probe=probe if profile.environment == "sandbox" else None,
+        # its payment events are cross-checked with what the client's answers stated
+        ledger_scope=(client.base_url, client.credentials.client_id)
+        if client.credentials
+        else None,
     )
 
 

@@ -25,6 +25,11 @@ from reference.customers.validation import validate_create, validate_patch
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 
+PATCH_ANSWER = seam(
+    "customers.patch_answer",
+    "the Customer body PATCH /customers/{customerId} answers, as stored (context: sent, the"
+    " request body)",
+)
 RENAMED = seam(
     "customers.renamed",
     "the customer a PATCH that changed fullName is about to store; renaming does not"
@@ -105,7 +110,7 @@ def patch_customer(request: ApiRequest) -> Response:
             updated = settings.seams.apply(RENAMED, updated, settings=settings)
         stored = save(db, updated)
         customer_events.announce(services.webhooks, settings, before, stored)
-    return JSONResponse(render(stored))
+    return JSONResponse(settings.seams.apply(PATCH_ANSWER, render(stored), sent=request.body))
 
 
 def list_agreements(request: ApiRequest) -> Response:

@@ -269,3 +269,24 @@ def due_diligence_ignored(body: dict[str, Any], *, method: str, path: str) -> di
     if (method, path) not in (("POST", "/customers"), ("PATCH", "/customers/{customerId}")):
         return body
     return {k: v for k, v in body.items() if k not in DUE_DILIGENCE}
+
+
+@fault(
+    "patch-answer-drops-consents",
+    at=api.PATCH_ANSWER,
+    clause="§2 Customer: responses hold the latest acceptance per type",
+    part="endpoints",
+    caught_by=("test_recording_one_type_leaves_the_other_types_untouched",),
+)
+def answer_only_the_consents_sent(
+    body: dict[str, Any], *, sent: Mapping[str, Any]
+) -> dict[str, Any]:
+    """PATCH /customers/{customerId} answers only the acceptances its request carried,
+    dropping those already on file that the next GET still shows"""
+    sent_types = {
+        entry.get("type")
+        for entry in sent.get("agreementConsents") or ()
+        if isinstance(entry, dict)
+    }
+    kept = [c for c in body.get("agreementConsents") or () if c.get("type") in sent_types]
+    return {**body, "agreementConsents": kept}

@@ -332,3 +332,59 @@ def no_card_capabilities(body: dict[str, Any], *, account: InternalAccount) -> d
 def privacy_flag_everywhere(body: dict[str, Any], *, account: InternalAccount) -> dict[str, Any]:
     """privateEnabled appears on every internal account in the list"""
     return {"privateEnabled": False, **body}
+
+
+@fault(
+    "listed-currency-decimals-off",
+    at=transactions_api.LISTED_BODY,
+    clause="§0 Conventions: each currency object carries decimals",
+    part="endpoints",
+    caught_by=("test_every_transaction_listed_matches_the_filters",),
+)
+def listed_decimals_off(body: dict[str, Any], *, transaction: Transaction) -> dict[str, Any]:
+    """transactions listed by GET /transactions state their sentAmount's currency with one
+    decimal place more than the same currency has on quotes and in events"""
+    sent = body.get("sentAmount") or {}
+    currency = sent.get("currency") or {}
+    if not isinstance(currency.get("decimals"), int):
+        return body
+    shifted = {**currency, "decimals": currency["decimals"] + 1}
+    return {**body, "sentAmount": {**sent, "currency": shifted}}
+
+
+@fault(
+    "listed-received-amount-short",
+    at=transactions_api.LISTED_BODY,
+    clause="§2 Transaction: the transaction carries the amounts its quote fixed",
+    part="endpoints",
+    caught_by=("test_every_transaction_listed_matches_the_filters",),
+)
+def listed_received_short(body: dict[str, Any], *, transaction: Transaction) -> dict[str, Any]:
+    """transactions listed by GET /transactions state a receivedAmount one unit below their
+    quote's totalReceivingAmount"""
+    received = body.get("receivedAmount") or {}
+    if not isinstance(received.get("amount"), int):
+        return body
+    return {**body, "receivedAmount": {**received, "amount": received["amount"] - 1}}
+
+
+# how many times each COMPLETED transaction was listed (the fault below alternates on it)
+_COMPLETED_READS: dict[str, int] = {}
+
+
+@fault(
+    "completed-listed-as-processing-again",
+    at=transactions_api.LISTED_BODY,
+    clause="§3 Quote and transaction: PROCESSING, then COMPLETED",
+    part="endpoints",
+    caught_by=("test_every_transaction_listed_matches_the_filters",),
+)
+def completed_back_to_processing(
+    body: dict[str, Any], *, transaction: Transaction
+) -> dict[str, Any]:
+    """a COMPLETED transaction is listed by GET /transactions as PROCESSING on every second
+    read: a poll sees it complete, the next list shows it back in PROCESSING"""
+    if body.get("status") != txns.COMPLETED:
+        return body
+    reads = _COMPLETED_READS[transaction.id] = _COMPLETED_READS.get(transaction.id, 0) + 1
+    return body if reads % 2 else {**body, "status": txns.PROCESSING}

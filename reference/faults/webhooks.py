@@ -165,3 +165,22 @@ def post_a_forged_copy_first(
     timestamp, under the authentic delivery's signature (which does not verify over it)"""
     headers, body = posts[-1]
     return [(headers, forged_copy(body)), *posts]
+
+
+@fault(
+    "event-amount-off-by-one",
+    at=events.EVENT_DATA,
+    clause="§6 Events: data for payment events is the Transaction (part 2)",
+    part="webhooks",
+    caught_by=(
+        "test_payment_events_are_envelopes_whose_data_is_the_transaction",
+        "test_each_status_event_carries_the_transaction_in_that_status",
+    ),
+)
+def complete_one_unit_off(data: dict[str, Any], *, event_type: str) -> dict[str, Any]:
+    """OUTGOING_PAYMENT.COMPLETED carries a sentAmount one unit above the transaction's (GET
+    /transactions states the right one)"""
+    sent = data.get("sentAmount")
+    if event_type != "OUTGOING_PAYMENT.COMPLETED" or not isinstance(sent, dict):
+        return data
+    return {**data, "sentAmount": {**sent, "amount": sent["amount"] + 1}}

@@ -29,6 +29,10 @@ TEST_EVENT_QUEUED = seam(
     "whether the TEST event is queued for delivery to the endpoint: always"
     " (context: platform_id, event)",
 )
+EVENT_DATA = seam(
+    "webhooks.event_data",
+    "the data of an event other than TEST about to be signed and queued (context: event_type)",
+)
 EVENT_QUEUED = seam(
     "webhooks.event_queued",
     "whether an event other than TEST is queued for delivery to the endpoint: always"
@@ -73,6 +77,7 @@ class Webhooks:
             return None
         event_id = new_webhook_id()
         stamp = timestamp if timestamp is not None else iso(utc_now())
+        data = self._settings.seams.apply(EVENT_DATA, data, event_type=event_type)
         envelope = {"id": event_id, "type": event_type, "timestamp": stamp, "data": data}
         queued = self._settings.seams.apply(
             EVENT_QUEUED, True, platform_id=platform_id, event_type=event_type

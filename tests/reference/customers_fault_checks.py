@@ -241,3 +241,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         read = client.get(f"/customers/{customer['id']}").json()
         assert not set(fields) & set(read)
         assert read["fullName"] == "Ann Lee 001"  # the other fields are kept
+
+
+@check("patch-answer-drops-consents")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
+        customer = created(client.post("/customers", json=body))
+        url = f"/customers/{customer['id']}"
+        patched = client.patch(url, json={"agreementConsents": [consent()]}).json()
+        read = client.get(url).json()
+    assert [c["type"] for c in patched["agreementConsents"]] == ["SERVICE_END_USER_TERMS"]
+    assert sorted(c["type"] for c in read["agreementConsents"]) == [
+        "SERVICE_END_USER_TERMS",
+        "SERVICE_PRIVACY_POLICY",
+    ]  # only the answer drops it: what is stored is whole

@@ -135,3 +135,37 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
         holder = funded(client, 1_000)
         assert external(client, holder.id)["status"] == "VERIFIED_ACTIVE"
+
+
+def _listed(client: httpx.Client, customer_id: str) -> dict[str, Any]:
+    [item] = client.get("/transactions", params={"customerId": customer_id}).json()["data"]
+    return item
+
+
+@check("listed-currency-decimals-off")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer, created = _paid(client)
+        item = _listed(client, customer["id"])
+    assert created["sendingCurrency"]["decimals"] == 2  # quotes state USD right
+    assert item["sentAmount"]["currency"] == {**created["sendingCurrency"], "decimals": 3}
+    assert item["receivedAmount"]["currency"]["decimals"] == 2  # only sentAmount is off
+
+
+@check("completed-listed-as-processing-again")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer, created = _paid(client)
+        assert _listed(client, customer["id"])["status"] == "PENDING"  # not completed: spared
+        execute(client, created["id"])
+        reads = [_listed(client, customer["id"])["status"] for _ in range(4)]
+    assert reads == ["COMPLETED", "PROCESSING", "COMPLETED", "PROCESSING"]
+
+
+@check("listed-received-amount-short")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer, created = _paid(client)
+        item = _listed(client, customer["id"])
+    assert item["receivedAmount"]["amount"] == created["totalReceivingAmount"] - 1
+    assert item["sentAmount"]["amount"] == created["totalSendingAmount"]

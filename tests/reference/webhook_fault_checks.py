@@ -8,6 +8,7 @@ import base64
 import pytest
 
 from .customer_helpers import complete_individual, submit
+from .money_helpers import execute, external, funded, payment_events, quote, transaction
 from .reference_helpers import (
     Delivery,
     FaultChecks,
@@ -101,3 +102,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert forged.json()["timestamp"] < authentic.json()["timestamp"]
     assert not signature_valid(key, forged.body, signature)
     assert signature_valid(key, authentic.body, signature)
+
+
+@check("event-amount-off-by-one")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        holder = funded(client, 50_000)
+        body = quote(client, holder.account_id(), external(client, holder.id)["id"])
+        execute(client, body["id"])
+        stored = transaction(client, body["transactionId"])
+    events = {e["type"]: e["data"] for e in payment_events(receiver, stored["id"], 2)}
+    sent = stored["sentAmount"]["amount"]
+    assert events["OUTGOING_PAYMENT.PROCESSING"]["sentAmount"]["amount"] == sent
+    assert events["OUTGOING_PAYMENT.COMPLETED"]["sentAmount"]["amount"] == sent + 1
+    assert events["OUTGOING_PAYMENT.COMPLETED"]["receivedAmount"] == stored["receivedAmount"]

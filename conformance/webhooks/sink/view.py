@@ -26,6 +26,8 @@ from typing import Any
 
 import httpx
 
+from conformance.contract.stable_fields import RESOURCE_EVENTS
+from conformance.exchange.ledger import LEDGER, Disagreement, Sighting, current_test
 from conformance.ground.public_keys import PublicKey, load_public_key
 
 from .server import MAX_WAIT_S
@@ -127,6 +129,9 @@ class SinkView:
         public_key: the target's webhook public key (key object, PEM text/bytes, or path);
             without it :meth:`signature` reports every delivery as unverifiable.
         timeout_s: the HTTP timeout for each control call, on top of any long-poll wait.
+        ledger_scope: the platform (base URL, token id) whose events these are: each
+            authentic payment event feeds the cross-check ledger, and a test that reads
+            one that disagrees with what the target stated before fails.
     """
 
     def __init__(
@@ -136,6 +141,7 @@ class SinkView:
         timeout_s: float = 5.0,
         *,
         transport: httpx.BaseTransport | None = None,
+        ledger_scope: tuple[str, str] | None = None,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError(f"SinkView: timeout_s must be > 0, got {timeout_s!r}")
@@ -154,6 +160,8 @@ class SinkView:
         # seq -> the signature check of each cached delivery (with a key only)
         self._checks: dict[int, SignatureCheck] = {}
         self._lock = threading.Lock()
+        self.ledger_scope = ledger_scope
+        self._disagreements: dict[int, Disagreement] = {}  # seq -> what its data broke
 
     # -- transport --------------------------------------------------------------------
 
@@ -189,7 +197,32 @@ class SinkView:
                     self._cache.append(delivery)
                     if checks:
                         self._checks[delivery.seq] = checks[delivery.seq]
+                        self._cross_check(delivery)
                     last = delivery.seq
+
+    def _cross_check(self, delivery: Delivery) -> None:
+        """Feed an authentic payment event's data (the Transaction) to the ledger, once."""
+        kind = delivery.event_type or ""
+        if self.ledger_scope is None or not self._checks[delivery.seq].valid:
+            return
+        body = delivery.json
+        if kind.startswith(RESOURCE_EVENTS) and isinstance(body, dict):
+            seen = Sighting("WEBHOOK", f"{kind} {delivery.event_id}", None, current_test(),
+                            time.time())  # fmt: skip
+            found = LEDGER.observe(self.ledger_scope, body.get("data"), seen, event=True)
+            if found:
+                self._disagreements[delivery.seq] = found[0]
+
+    def _agree(self, deliveries: Sequence[Delivery]) -> None:
+        """Fail the test reading ``deliveries`` if one's data disagrees with an earlier
+        statement of the same resource (the ledger found it as the delivery arrived)."""
+        __tracebackhide__ = True
+        for delivery in deliveries:
+            found = self._disagreements.get(delivery.seq)
+            if found is not None:
+                failure = found.failure()
+                failure.args = (f"{failure.args[0]}\n  event: {delivery.summary()}",)
+                raise failure
 
     def _verify(self, delivery: Delivery) -> SignatureCheck:
         if self.public_key is None:
@@ -314,6 +347,7 @@ class SinkView:
                     seen_ids.add(event_id)
                 matches.append(delivery)
             if len(matches) >= count:
+                self._agree(matches)
                 return matches
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -352,7 +386,9 @@ class SinkView:
     def events_for(self, resource_id: str) -> list[Delivery]:
         """Authentic deliveries about ``resource_id`` so far, one per event id (first
         authentic arrival kept)."""
-        return dedupe_by_event_id(d for d in self.deliveries() if d.resource_id == resource_id)
+        found = dedupe_by_event_id(d for d in self.deliveries() if d.resource_id == resource_id)
+        self._agree(found)
+        return found
 
     def signature(self, delivery: Delivery) -> SignatureCheck:
         """Check the delivery's ``X-Service-Signature`` against the configured public key."""

@@ -1,0 +1,62 @@
+"""The client's answers fed to the cross-check ledger (``ledger.py``), and the failure of
+the test whose answer disagrees with what the target stated before.
+
+Only validated 2xx JSON answers made with the profile's Basic credentials count: an answer
+the schema refused has failed already, and one made with other (or no) credentials is not
+a platform's statement of its resources.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from conformance.contract import endpoint_schemas
+from conformance.contract.failures import shorten
+from conformance.exchange.evidence import Exchange
+from conformance.exchange.ledger import LEDGER, Disagreement, current_test, now_sighting
+from conformance.ground.profile import Credentials
+
+if TYPE_CHECKING:  # the client feeds the ledger: it is read here, never built
+    from conformance.exchange.client import ApiResponse, TargetClient
+
+__all__ = ["earlier_evidence", "record_answer"]
+
+
+def record_answer(client: TargetClient, response: ApiResponse, auth: object, sent: float) -> None:
+    """Feed a validated answer of ``client`` (made with ``auth``, sent at monotonic ``sent``)
+    to :data:`LEDGER`; fail the test with the first disagreement it finds, the earlier
+    statement added to the test's evidence beside the answer's own exchange."""
+    __tracebackhide__ = True
+    if (
+        not isinstance(auth, Credentials)
+        or not 200 <= response.status < 300
+        or not response.content
+    ):
+        return
+    body = response.json
+    ref = endpoint_schemas.response_schema(response.method, response.path, response.status, body)
+    if ref is None or not LEDGER.enabled:
+        return
+    items = (endpoint_schemas.list_items(body) or []) if ref.is_list else [body]
+    seen = now_sighting(response.method, response.path, response.status, current_test(), sent=sent)
+    scope = (client.base_url, auth.client_id)
+    found = [d for item in items for d in LEDGER.observe(scope, item, seen)]
+    if found:
+        client.log.append(earlier_evidence(found[0]))
+        raise found[0].failure(response.exchange)
+
+
+def earlier_evidence(disagreement: Disagreement) -> Exchange:
+    """The earlier statement as an exchange for the report: the ledger keeps only the
+    compared value, so its body is that value."""
+    earlier = disagreement.before_at
+    return Exchange(
+        method=earlier.method,
+        url=earlier.target,
+        request_headers={},
+        request_body="",
+        curl=f"# the earlier statement: {earlier.describe()}",
+        status=earlier.status,
+        response_body=f"(kept by the cross-check ledger) {disagreement.field}: "
+        f"{shorten(disagreement.before, 500)}",
+    )
