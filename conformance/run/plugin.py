@@ -35,6 +35,7 @@ from conformance.contract.markers import (
 from conformance.contract.markers import skip_reason as marker_skip_reason
 from conformance.contract.requirements import PARTS
 from conformance.exchange.client import TARGET_HEALTH
+from conformance.exchange.ledger import LEDGER
 from conformance.ground import hookspecs, options, progress, redaction, stop_signal
 from conformance.ground.datafiles import SUITES_DIR
 from conformance.ground.exit_codes import EXIT_NOT_RUN
@@ -165,6 +166,7 @@ def _configure_controller(config: pytest.Config) -> None:
     summary = report_writers.start_reports(config, state.profile, earlier)
     checked = preflight(state.profile)
     TARGET_HEALTH.reset()
+    LEDGER.clear()  # a session compares only what its own target said in it
     if checked.problem is not None:
         _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
     if parts & webhook_sink.SINK_PARTS and state.profile.writes_allowed:
