@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.exchange.client import TARGET_HEALTH
+from conformance.exchange.ledger import LEDGER
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +17,12 @@ def _fresh_target_health() -> Iterator[None]:
     TARGET_HEALTH.reset()
     yield
     TARGET_HEALTH.reset()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_ledger() -> Iterator[None]:
+    """The ledger is per process, as a run's session is: self-tests whose made-up targets
+    reuse one id for different resources must not be compared with each other."""
+    LEDGER.clear()
+    yield
+    LEDGER.clear()
