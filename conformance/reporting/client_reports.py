@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import INTERFACE_VERSION, SUITE_VERSION
+from conformance.contract.markers import allure_epic
 from conformance.contract.requirements import PARTS
 from conformance.ground.redaction import write_text
 from conformance.reporting.allure_overview import write_overview
@@ -222,7 +223,7 @@ def _allure(folder: Path, cases: list[_Case], run: CheckRun) -> None:
             "start": start,
             "stop": stop,
             "labels": [
-                {"name": "epic", "value": case.part},
+                {"name": "epic", "value": allure_epic(case.part)},
                 {"name": "feature", "value": "client check"},
                 {"name": "story", "value": case.rule},
                 {"name": "tag", "value": case.rule},
