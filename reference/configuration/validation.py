@@ -159,8 +159,8 @@ def _supported_currencies(problems: Problems, value: Any, settings: ServerSettin
         code = _currency_code(problems, obj, path, settings)
         low = _amount(problems, obj, "minAmount", path, required=amounts_required)
         high = _amount(problems, obj, "maxAmount", path, required=amounts_required)
-        if low is not None and high is not None and low > high:
-            problems.add(at(path, "minAmount"), "MIN_LE_MAX", f"must not exceed maxAmount ({high})")
+        # minAmount above maxAmount is taken: a range that admits no amount. No document can
+        # declare an order between two fields, and the interface states none.
         counterparty = _counterparty_fields(problems, obj, path)
         if code is not None and code in first_index:
             problems.add(
@@ -261,7 +261,7 @@ def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> An
         normalised: dict[str, Any] = {"sourceCurrency": source}
         bounds = {"variableRateBps": (0, 10_000), "fixedFee": (0, None)}
         for key, (low, high) in bounds.items():
-            if obj.get(key) is not None:
+            if key in obj:  # null included: it is not an integer
                 normalised[key] = problems.integer(
                     at(path, key), obj[key], minimum=low, maximum=high
                 )

@@ -125,7 +125,7 @@ def _consent(
     if version is not None and text(problems, at(path, "termsVersion"), version) is not None:
         agreement = BY_TYPE.get(kind or "")
         if agreement is not None and version != agreement.version:
-            problems.add(
+            problems.conflict(
                 at(path, "termsVersion"),
                 "TERMS_VERSION",
                 f"must be the current version {agreement.version} of {agreement.type}",
