@@ -56,6 +56,30 @@ class QueryParameter:
     schema: Mapping[str, object] = field(default_factory=lambda: {"type": "string"})
 
 
+# The reference's choice where §4 names a filter but not its values (x-reference-choice:
+# the OpenAPI document it serves by declares them; the suite does not hold anyone to them).
+_TRANSACTION_STATUS = QueryParameter(
+    "status",
+    schema={
+        "type": "string",
+        "x-reference-choice": {
+            "enum": ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"],
+            "description": "the transaction statuses; another value is refused",
+        },
+    },
+)
+_TRANSACTION_TYPE = QueryParameter(
+    "type",
+    schema={
+        "type": "string",
+        "x-reference-choice": {
+            "enum": ["OUTGOING", "INCOMING", "CARD"],
+            "description": "payment directions, or card transactions",
+        },
+    },
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """One endpoint of §4: its response schema (for 2xx) and request-body schema, if shown,
@@ -204,7 +228,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "transaction-list-item",
         is_list=True,
         # "query filters include cardId (Card: id or uuid), status, type"
-        query=(QueryParameter("cardId"), QueryParameter("status"), QueryParameter("type")),
+        query=(QueryParameter("cardId"), _TRANSACTION_STATUS, _TRANSACTION_TYPE),
     ),
     Endpoint("POST", "/transfer-in", _QUOTES, "transaction"),
     Endpoint("POST", "/transfer-out", _QUOTES, "transaction"),

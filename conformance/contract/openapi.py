@@ -43,6 +43,13 @@ __all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
 _DROP = ("$schema", "$id", "$defs")
 _PARAM = re.compile(r"\{([^}/]+)\}")
 _OPERATION_ID = re.compile(r"[^A-Za-z0-9]+")
+# Rules §4 states across the query parameters of one operation.
+_QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
+    ("GET", "/transactions"): {
+        "not": {"required": ["status", "type"], "properties": {"type": {"const": "CARD"}}},
+        "description": "§4 Quotes and transactions: `status` combined with `type=CARD` returns 400",
+    },
+}
 
 
 def component_name(file: str, definition: str | None = None) -> str:
@@ -105,12 +112,35 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _query(parameter: QueryParameter) -> dict[str, Any]:
+def _query(parameter: QueryParameter, served: bool) -> dict[str, Any]:
     return {
         "name": parameter.name,
         "in": "query",
         "required": parameter.required,
-        "schema": dict(parameter.schema),
+        "schema": apply_schema_choices(dict(parameter.schema), served=served),
+    }
+
+
+def _query_object(
+    query: tuple[QueryParameter, ...], rule: dict[str, Any], served: bool
+) -> dict[str, Any]:
+    """The query parameters of an operation whose interface states a rule across them, as
+    one exploded ``form`` object (``?status=X&type=Y``): OpenAPI has no other place for a
+    rule between two parameters."""
+    return {
+        "name": "filters",
+        "in": "query",
+        "style": "form",
+        "explode": True,
+        "required": any(q.required for q in query),
+        "schema": {
+            "type": "object",
+            "properties": {q.name: _query(q, served)["schema"] for q in query},
+            "required": [q.name for q in query if q.required],
+            # the reference refuses a parameter it does not know; the interface is silent
+            "additionalProperties": not served,
+            **rule,
+        },
     }
 
 
@@ -150,7 +180,11 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         for n in _PARAM.findall(template)
     ]
     query = endpoint.query + (EXTRA_QUERY.get((method, template), ()) if served else ())
-    parameters += [_query(q) for q in query]
+    together = _QUERY_TOGETHER.get((method, template))
+    if together is not None and query:
+        parameters.append(_query_object(query, together, served))
+    else:
+        parameters += [_query(q, served) for q in query]
     if parameters:
         operation["parameters"] = parameters
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
@@ -160,9 +194,11 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
             "content": {"application/json": {"schema": _ref(request)}},
         }
     elif template == "/documents":
+        # the form's fields are §2 Document's; which it requires is the reference's choice
+        form = _ref("requests/document-upload") if served else {"type": "object"}
         operation["requestBody"] = {
             "required": True,
-            "content": {"multipart/form-data": {"schema": {"type": "object"}}},
+            "content": {"multipart/form-data": {"schema": form}},
         }
     return operation
 

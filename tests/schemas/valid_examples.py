@@ -213,6 +213,16 @@ VALID: dict[str, list[Any]] = {
         {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
     ],
     "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/document-upload": [
+        {
+            "documentHolder": rid("Customer"),
+            "documentType": "PASSPORT",
+            "documentNumber": "X1234567",
+            "issuingAuthority": "Passport Office",
+            "file": "%PDF-1.4",
+        },
+        {"documentHolder": rid("BeneficialOwner"), "documentType": "UTILITY_BILL", "file": "x"},
+    ],
     "requests/wallet-privacy": [{"privateEnabled": True}],
     "webhooks/envelope": [
         {"id": rid("Webhook"), "type": "CUSTOMER.KYC_APPROVED", "timestamp": TS, "data": {}}

@@ -1,0 +1,76 @@
+"""The reference's rules where the interface is silent, as the OpenAPI document it serves by
+declares them (``x-reference-choice`` in ``schemas/``): each expression, list and bound is the
+one the reference's code uses, so what is declared is what is accepted."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conformance.ground.datafiles import schemas_dir
+from reference.accounts.external_accounts import ACCOUNT_TYPES
+from reference.customers import tax_ids
+from reference.customers.documents import DOCUMENT_TYPES
+from reference.customers.kyc_links import REDIRECT_URI
+from reference.customers.owners import ROLES
+from reference.kernel import field_checks
+from reference.kernel.countries import ISO_3166_ALPHA2
+from reference.kernel.currencies import CURRENCIES
+from reference.wallet.accounts import P256_HEX
+from reference.wallet.oidc import SHAPE
+
+CHOICE = "x-reference-choice"
+
+
+def _schema(name: str) -> Any:
+    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+
+
+def _anchored(expression: str) -> str:
+    return f"^({expression})$"
+
+
+def test_codes_dates_and_timestamps() -> None:
+    defs = _schema("common.json")["$defs"]
+    assert set(defs["CountryCode"][CHOICE]["enum"]) == ISO_3166_ALPHA2
+    assert defs["Date"][CHOICE]["pattern"] == _anchored(field_checks.DATE.pattern)
+    assert defs["Timestamp"][CHOICE]["pattern"] == _anchored(field_checks.TIMESTAMP.pattern)
+    config = _schema("requests/config-patch.json")["properties"]["supportedCurrencies"]
+    iso = {code for code, currency in CURRENCIES.items() if currency.iso4217}
+    assert set(config["items"][CHOICE]["properties"]["currencyCode"]["enum"]) == iso
+    account = _schema("requests/external-account-create.json")["properties"]
+    assert set(account["currency"][CHOICE]["enum"]) == set(CURRENCIES)
+    assert set(account["accountInfo"][CHOICE]["properties"]["accountType"]["enum"]) == set(
+        ACCOUNT_TYPES
+    )
+
+
+def test_customer_fields() -> None:
+    properties = _schema("requests/customer-create.json")["properties"]
+    assert properties["fullName"][CHOICE]["pattern"] == field_checks.NON_BLANK.pattern
+    assert properties["email"][CHOICE]["pattern"] == _anchored(field_checks.EMAIL.pattern)
+    assert properties["email"][CHOICE]["maxLength"] == field_checks.MAX_EMAIL
+    assert properties["phoneNumber"][CHOICE]["pattern"] == _anchored(field_checks.E164.pattern)
+    info = _schema("common.json")["$defs"]["BusinessInfo"][CHOICE]["allOf"][0]["anyOf"]
+    declared = {
+        branch["properties"]["country"].get("const"): branch["properties"]["taxId"]["pattern"]
+        for branch in info
+        if "taxId" in branch.get("properties", {}) and branch["properties"]["taxId"]
+    }
+    for country, (expression, _) in tax_ids.FORMATS.items():
+        assert declared[country] == _anchored(expression.pattern)
+    assert declared[None] == _anchored(tax_ids.OTHER[0].pattern)
+    owner = _schema("requests/beneficial-owner-create.json")["properties"]
+    assert owner["roles"]["items"][CHOICE]["enum"] == list(ROLES)
+    assert _schema("requests/document-upload.json")["properties"]["documentType"]["enum"] == list(
+        DOCUMENT_TYPES
+    )
+
+
+def test_links_keys_and_tokens() -> None:
+    link = _schema("requests/kyc-link-create.json")["properties"]["redirectUri"]
+    assert link[CHOICE]["pattern"] == _anchored(REDIRECT_URI.pattern)
+    key = _schema("requests/wallet-export.json")["properties"]["targetPublicKey"]["pattern"]
+    assert key == _anchored(P256_HEX.pattern)
+    token = _schema("requests/credential-create.json")["properties"]["oidcToken"]["pattern"]
+    assert token == _anchored(SHAPE.pattern)
