@@ -68,6 +68,11 @@ _TRANSACTION_STATUS = QueryParameter(
         },
     },
 )
+_VERIFICATION_CUSTOMER = QueryParameter(
+    "customerId",
+    required=True,
+    schema={"type": "string", "x-reference-choice": {"minLength": 1}},
+)
 _TRANSACTION_TYPE = QueryParameter(
     "type",
     schema={
@@ -187,7 +192,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "/verifications",
         _CUSTOMERS,
         "verification",
-        query=(QueryParameter("customerId", required=True),),  # `?customerId=<id>`
+        query=(_VERIFICATION_CUSTOMER,),  # `?customerId=<id>`
     ),
     Endpoint("GET", "/customers/agreements", _CUSTOMERS, "agreements"),
     Endpoint("GET", "/customers/end-user-terms", _CUSTOMERS, "end-user-terms"),

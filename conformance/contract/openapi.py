@@ -1,7 +1,7 @@
 """An OpenAPI 3.1 document of the interface, generated from our schemas and endpoint map.
 
-Every JSON Schema of ``schemas/`` becomes a component (``quote``, ``requests.quote-create``,
-``errors.error-400``); each of its ``$defs`` one more (``common.Timestamp``), and every
+Every JSON Schema of ``schemas/`` becomes a component (``Quote``, ``requests.QuoteCreate``,
+``errors.Error400``); each of its ``$defs`` one more (``Common.Timestamp``), and every
 ``$ref`` is rewritten to point at the components, so the document stands alone. The paths
 are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface shows): their
 request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
@@ -53,9 +53,13 @@ _QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
 
 
 def component_name(file: str, definition: str | None = None) -> str:
-    """``requests/quote-create.json`` -> ``requests.quote-create``; with a ``$defs`` key,
-    ``common.json`` + ``Timestamp`` -> ``common.Timestamp``."""
-    base = file.removesuffix(".json").replace("/", ".")
+    """``requests/quote-create.json`` -> ``requests.QuoteCreate``; with a ``$defs`` key,
+    ``common.json`` + ``Timestamp`` -> ``Common.Timestamp``. The schema's own name is in
+    PascalCase, as OpenAPI tools expect: a tool that reads ``customerId`` as the id of a
+    ``Customer`` (a stateful fuzzer choosing where to start) finds the component by it."""
+    folder, _, name = file.removesuffix(".json").rpartition("/")
+    pascal = "".join(part[:1].upper() + part[1:] for part in name.split("-"))
+    base = f"{folder.replace('/', '.')}.{pascal}" if folder else pascal
     return f"{base}.{definition}" if definition else base
 
 
@@ -195,11 +199,13 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         }
     elif template == "/documents":
         # the form's fields are §2 Document's; which it requires is the reference's choice
-        form = _ref("requests/document-upload") if served else {"type": "object"}
-        operation["requestBody"] = {
-            "required": True,
-            "content": {"multipart/form-data": {"schema": form}},
-        }
+        form: dict[str, Any] = {"schema": {"type": "object"}}
+        if served:
+            form = {
+                "schema": _ref("requests/document-upload"),
+                "encoding": {"file": {"contentType": "application/pdf"}},
+            }
+        operation["requestBody"] = {"required": True, "content": {"multipart/form-data": form}}
     return operation
 
 

@@ -26,6 +26,12 @@ HOSTNAME = re.compile(
 )
 MAX_HOSTNAME = 253
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+# RFC 3986: what a path, a query and a fragment may hold (a pchar is unreserved,
+# percent-encoded, a sub-delim, ":" or "@"). A webhookEndpoint is echoed in the config, whose
+# schema calls it a URI; the served document declares the same expressions.
+_PCHAR = "(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@-])"
+URL_PATH = re.compile(f"(/({_PCHAR}|/)*)?")
+URL_QUERY = re.compile(f"({_PCHAR}|[/?])*")
 _FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
 
 PATCH_CHANGES = seam(
@@ -114,6 +120,9 @@ def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) 
         or parts.scheme not in ("http", "https")
         or not host
         or any(c.isspace() for c in text)
+        or not URL_PATH.fullmatch(parts.path)
+        or not URL_QUERY.fullmatch(parts.query)
+        or not URL_QUERY.fullmatch(parts.fragment)
     ):
         problems.add(field, "URL", "must be an absolute https:// URL with a host")
         return None

@@ -9,13 +9,16 @@ from typing import Any
 
 from conformance.ground.datafiles import schemas_dir
 from reference.accounts.external_accounts import ACCOUNT_TYPES
+from reference.configuration.validation import URL_PATH, URL_QUERY
 from reference.customers import tax_ids
+from reference.customers.contact_verification import CODE
 from reference.customers.documents import DOCUMENT_TYPES
 from reference.customers.kyc_links import REDIRECT_URI
 from reference.customers.owners import ROLES
 from reference.kernel import field_checks
 from reference.kernel.countries import ISO_3166_ALPHA2
 from reference.kernel.currencies import CURRENCIES
+from reference.payments import uma
 from reference.wallet.accounts import P256_HEX
 from reference.wallet.oidc import SHAPE
 
@@ -74,3 +77,15 @@ def test_links_keys_and_tokens() -> None:
     assert key == _anchored(P256_HEX.pattern)
     token = _schema("requests/credential-create.json")["properties"]["oidcToken"]["pattern"]
     assert token == _anchored(SHAPE.pattern)
+
+
+def test_webhook_urls_codes_and_uma_addresses() -> None:
+    config = _schema("requests/config-patch.json")["properties"]["webhookEndpoint"][CHOICE]
+    pattern = config["anyOf"][0]["pattern"]
+    assert URL_PATH.pattern in pattern
+    assert f"[?]({URL_QUERY.pattern})" in pattern and f"[#]({URL_QUERY.pattern})" in pattern
+    code = _schema("requests/contact-confirm.json")["properties"]["code"][CHOICE]["pattern"]
+    assert code == _anchored(CODE.pattern)
+    destination = _schema("requests/quote-create.json")["properties"]["destination"][CHOICE]
+    address = destination["properties"][uma.ADDRESS_FIELD]["pattern"]
+    assert address == _anchored(uma.ADDRESS.pattern)

@@ -213,6 +213,18 @@ VALID: dict[str, list[Any]] = {
         {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
     ],
     "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/credential-verify": [
+        {"encryptedOtpBundle": {"encappedPublic": "04ab", "ciphertext": "cd"}},
+        {"oidcToken": "eyJh.eyJz.c2ln", "clientPublicKey": "02" + "ab" * 32},
+        {
+            "assertion": {
+                "credentialId": "abc",
+                "signature": "c2ln",
+                "clientDataJson": "e30",
+                "authenticatorData": "AAAA",
+            }
+        },
+    ],
     "requests/document-upload": [
         {
             "documentHolder": rid("Customer"),
@@ -221,7 +233,11 @@ VALID: dict[str, list[Any]] = {
             "issuingAuthority": "Passport Office",
             "file": "%PDF-1.4",
         },
-        {"documentHolder": rid("BeneficialOwner"), "documentType": "UTILITY_BILL", "file": "x"},
+        {
+            "documentHolder": rid("BeneficialOwner"),
+            "documentType": "UTILITY_BILL",
+            "file": "%PDF-1.7",
+        },
     ],
     "requests/wallet-privacy": [{"privateEnabled": True}],
     "webhooks/envelope": [
