@@ -222,8 +222,13 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     if source is not None and source.customer_id is not None:
         customer = customer_store.load(services.db, platform_id, source.customer_id)
     if source is not None:
-        if body.get("platformFeeOverride") is not None and source.currency != "USD":
-            problems.conflict("platformFeeOverride", "USD_SOURCE_ONLY", "USD source currency only")
+        may_move = customer is None or customer.status == customer_store.APPROVED
+        if body.get("platformFeeOverride") is not None and source.currency != "USD" and may_move:
+            # §8 states the rule: invalid input (400). An account's currency is its state, so
+            # it is judged once the customer may move money at all; before, the customer's
+            # 409 CUSTOMER_NOT_APPROVED answers. A REALTIME_FUNDING source's currency is in
+            # the body, where the served document declares the rule.
+            problems.add("platformFeeOverride", "USD_SOURCE_ONLY", "USD source currency only")
         sends = account_states.sends(services.settings, source.status)
         if not (_usable(source, customer) or sends):
             problems.conflict("source.accountId", "ACCOUNT_NOT_ACTIVE", f"is {source.status}")

@@ -167,7 +167,7 @@ def test_platform_fees_from_config_and_override(client: httpx.Client) -> None:
         "/quotes",
         json=quote_body(holder.account_id("EUR"), eur, platformFeeOverride={"fixedFee": 1}),
     )
-    assert conflicts(response) == {"platformFeeOverride": "USD_SOURCE_ONLY"}  # the source's
+    assert constraints(response) == {"platformFeeOverride": "USD_SOURCE_ONLY"}
 
 
 def test_texts_are_echoed(client: httpx.Client) -> None:
