@@ -92,7 +92,7 @@ _NOT_PICKED = ("currencies", "businessInfo", "agreementConsents", "endUserTermsC
 # UserInfoFieldName -> the field that carries it, per customer type. Businesses carry the
 # person-shaped names in businessInfo (their required fields), so a business is never
 # asked for a birth date (SANDBOX.md lists the individual mapping).
-_PROVIDER_FIELD = {
+PROVIDER_FIELD = {
     INDIVIDUAL: {
         "FULL_NAME": "fullName",
         "BIRTH_DATE": "birthDate",
@@ -147,7 +147,7 @@ def validate_create(
         problems.add("businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo")
     consents = agreements.validate_consents(problems, body, settings)
     if kind is not None:
-        _provider_required(problems, kind, fields, body)
+        _provider_required(problems, kind, fields, body, stored=False)
     problems.raise_if_any()
     assert kind is not None
     return ValidCustomer(kind, fields, consents)
@@ -182,7 +182,7 @@ def validate_patch(
                     problems, obj, customer.fields.get("businessInfo", {}), settings
                 )
     consents = agreements.validate_consents(problems, body, settings)
-    _provider_required(problems, kind, fields, body)
+    _provider_required(problems, kind, fields, body, stored=True)
     problems.raise_if_any()
     return ValidCustomer(kind, fields, consents)
 
@@ -199,11 +199,7 @@ def _common(
             for index, code in enumerate(items):
                 path = at("currencies", index)
                 if problems.string(path, code) is not None and code not in supported:
-                    problems.conflict(
-                        path,
-                        "UNSUPPORTED_CURRENCY",
-                        "must be a currency the platform's supportedCurrencies lists",
-                    )
+                    problems.add(path, "UNSUPPORTED_CURRENCY", "must be a currency code we know")
             if len(problems) == before:
                 fields["currencies"] = list(items)
     return fields
@@ -232,13 +228,20 @@ def _business_info(
 
 
 def _provider_required(
-    problems: Problems, kind: str, fields: Mapping[str, Any], body: Mapping[str, Any]
+    problems: Problems,
+    kind: str,
+    fields: Mapping[str, Any],
+    body: Mapping[str, Any],
+    *,
+    stored: bool,
 ) -> None:
     """Each field the provider needs for the customer's currencies (§2 PlatformConfig).
 
-    A field sent but invalid already has its error; it is not reported twice.
+    A field sent but invalid already has its error; it is not reported twice. On create the
+    body alone decides (400, as the served document declares per currency); on a PATCH the
+    stored customer does too, its state (409).
     """
-    mapping = _PROVIDER_FIELD[kind]
+    mapping = PROVIDER_FIELD[kind]
     missing: list[str] = []
     for code in fields.get("currencies", []):
         for name in provider_required_customer_fields(code):
@@ -246,10 +249,9 @@ def _provider_required(
             if path is None or path in missing or _sent(body, path) or _value(fields, path):
                 continue
             missing.append(path)
+    record = problems.conflict if stored else problems.add
     for path in missing:
-        problems.conflict(
-            path, "PROVIDER_REQUIRED", "the provider requires it for these currencies"
-        )
+        record(path, "PROVIDER_REQUIRED", "the provider requires it for these currencies")
 
 
 def _value(fields: Mapping[str, Any], path: str) -> Any:

@@ -9,12 +9,14 @@ from typing import Any
 
 from conformance.ground.datafiles import schemas_dir
 from reference.accounts.external_accounts import ACCOUNT_TYPES
+from reference.configuration.user_info import provider_required_customer_fields
 from reference.configuration.validation import URL_PATH, URL_QUERY
-from reference.customers import tax_ids
+from reference.customers import agreements, tax_ids
 from reference.customers.contact_verification import CODE
 from reference.customers.documents import DOCUMENT_TYPES
 from reference.customers.kyc_links import REDIRECT_URI
 from reference.customers.owners import ROLES
+from reference.customers.validation import PROVIDER_FIELD
 from reference.kernel import field_checks
 from reference.kernel.countries import ISO_3166_ALPHA2
 from reference.kernel.currencies import CURRENCIES
@@ -89,3 +91,28 @@ def test_webhook_urls_codes_and_uma_addresses() -> None:
     destination = _schema("requests/quote-create.json")["properties"]["destination"][CHOICE]
     address = destination["properties"][uma.ADDRESS_FIELD]["pattern"]
     assert address == _anchored(uma.ADDRESS.pattern)
+
+
+def test_what_a_customer_lists_and_what_its_currencies_require() -> None:
+    create = _schema("requests/customer-create.json")
+    properties = create["properties"]
+    assert set(properties["currencies"][CHOICE]["items"]["enum"]) == set(CURRENCIES)
+    versions = properties["agreementConsents"][CHOICE]["items"]["allOf"]
+    assert {
+        rule["if"]["properties"]["type"]["const"]: rule["then"]["properties"]["termsVersion"][
+            "const"
+        ]
+        for rule in versions
+    } == {agreement.type: agreement.version for agreement in agreements.AGREEMENTS}
+    declared: dict[tuple[str, str], set[str]] = {}
+    for rule in create[CHOICE]["allOf"][1:]:
+        condition = rule["if"]["properties"]
+        kind = condition["customerType"]["const"]
+        nested = rule["then"].get("properties", {}).get("businessInfo", {}).get("required", [])
+        paths = set(rule["then"]["required"]) | {f"businessInfo.{name}" for name in nested}
+        for code in condition["currencies"]["contains"]["enum"]:
+            declared[(kind, code)] = paths
+    for kind, mapping in PROVIDER_FIELD.items():
+        for code in CURRENCIES:
+            names = provider_required_customer_fields(code)
+            assert declared[(kind, code)] == {mapping[n] for n in names if n in mapping}
