@@ -43,6 +43,14 @@ __all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
 _DROP = ("$schema", "$id", "$defs")
 _PARAM = re.compile(r"\{([^}/]+)\}")
 _OPERATION_ID = re.compile(r"[^A-Za-z0-9]+")
+# Headers §4 names on an operation: the Idempotency-Key of account creation (§8 Limits: up
+# to 255 characters) and of a KYC link (no bound stated).
+_IDEMPOTENCY = "Idempotency-Key"
+_HEADERS: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/internal-accounts"): {"type": "string", "maxLength": 255},
+    ("POST", "/customers/{customerId}/kyc-link"): {"type": "string"},
+}
+_HEADER_CHOICE = {"minLength": 1, "maxLength": 255}  # the reference's bound, both operations
 # Rules §4 states across the query parameters of one operation.
 _QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
     ("GET", "/transactions"): {
@@ -189,6 +197,12 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         parameters.append(_query_object(query, together, served))
     else:
         parameters += [_query(q, served) for q in query]
+    header = _HEADERS.get((method, template))
+    if header is not None:
+        schema = apply_schema_choices({**header, CHOICE_KEY: _HEADER_CHOICE}, served=served)
+        parameters.append(
+            {"name": _IDEMPOTENCY, "in": "header", "required": False, "schema": schema}
+        )
     if parameters:
         operation["parameters"] = parameters
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
