@@ -33,13 +33,16 @@ __all__ = [
 ]
 
 CHOICE_KEY = "x-reference-choice"
-# Keywords a choice adds to rather than replaces: more subschemas, more required names;
-# and the ones whose subschemas it merges into (its keywords win there, the rest stay).
+# Keywords a choice adds to rather than replaces: more subschemas, more required names (and
+# its description follows the node's); and the ones whose subschemas it merges into (its
+# keywords win there, the rest stay).
 _ADDED = ("allOf", "required")
 _MERGED = ("items", "additionalProperties")
 
 
 def _merged(key: str, mine: Any, chosen: Any) -> Any:
+    if key == "description" and isinstance(mine, str) and isinstance(chosen, str):
+        return f"{mine} The reference: {chosen}"  # the interface's words stay first
     if key in _ADDED and isinstance(mine, list) and isinstance(chosen, list):
         return mine + [item for item in chosen if item not in mine]
     if key in _MERGED and isinstance(mine, dict) and isinstance(chosen, dict):
