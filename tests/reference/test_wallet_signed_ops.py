@@ -250,7 +250,9 @@ def test_immediate_execution_from_an_embedded_wallet_is_refused(
         "lockedCurrencyAmount": 1_000_000,
         "immediatelyExecute": True,
     }
-    assert invalid_fields(client.post("/quotes", json=body)) == {"immediatelyExecute"}
+    refused = client.post("/quotes", json=body)  # the source's type: its state
+    assert refused.status_code == 409, refused.text
+    assert [e["field"] for e in refused.json()["details"]["errors"]] == ["immediatelyExecute"]
     assert _balance(client, account_id, holder.id) == 50_000_000
 
 
