@@ -49,8 +49,7 @@ def list_transactions(request: ApiRequest) -> Response:
     problems = Problems()
     status, kind = query.get("status"), query.get("type")
     seams = request.services.settings.seams
-    for name in sorted(set(query.keys()) - set(FILTERS)):
-        problems.add(name or "query", "UNKNOWN_PARAMETER", f"is not a filter: {', '.join(FILTERS)}")
+    problems.unknown_parameters(query.keys(), FILTERS)
     if status is not None:
         problems.one_of("status", status, txns.STATUSES)
     if kind is not None:
