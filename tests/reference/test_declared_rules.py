@@ -116,3 +116,14 @@ def test_what_a_customer_lists_and_what_its_currencies_require() -> None:
         for code in CURRENCIES:
             names = provider_required_customer_fields(code)
             assert declared[(kind, code)] == {mapping[n] for n in names if n in mapping}
+
+
+def test_credential_contacts_and_transfer_accounts() -> None:
+    credential = _schema("requests/credential-create.json")["properties"]
+    assert credential["email"]["pattern"] == _anchored(field_checks.EMAIL.pattern)
+    assert credential["email"]["maxLength"] == field_checks.MAX_EMAIL
+    assert credential["phoneNumber"]["pattern"] == _anchored(field_checks.E164.pattern)
+    transfer = _schema("requests/transfer.json")["properties"]
+    for side in ("source", "destination"):
+        account = transfer[side]["properties"]["accountId"]
+        assert account["pattern"] == field_checks.NON_BLANK.pattern

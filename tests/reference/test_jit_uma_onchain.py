@@ -173,7 +173,7 @@ def test_deprecated_transfers_move_money(client: httpx.Client) -> None:
     assert into.status_code == 201, into.text
     assert available(client, holder.id) == 75_000
     wrong = client.post("/transfer-in", json={**body, "amount": 5_000})
-    assert error_code(wrong, 400) == "INVALID_INPUT"
+    assert error_code(wrong, 409) == "CONFLICT"  # an internal source: the account's kind
 
 
 def test_uma_amount_bounds_follow_supported_currencies(client: httpx.Client) -> None:
