@@ -28,8 +28,10 @@ MAX_HOSTNAME = 253
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 # RFC 3986: what a path, a query and a fragment may hold (a pchar is unreserved,
 # percent-encoded, a sub-delim, ":" or "@"). A webhookEndpoint is echoed in the config, whose
-# schema calls it a URI; the served document declares the same expressions.
-_PCHAR = "(%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@-])"
+# schema calls it a URI; the served document declares the same characters (without
+# percent-encodings, a subset that keeps its pattern cheap for a generator to draw from).
+URL_CHARS = "A-Za-z0-9._~!$&'()*+,;=:@-"  # the pchars that are not percent-encodings
+_PCHAR = f"(%[0-9A-Fa-f]{{2}}|[{URL_CHARS}])"
 URL_PATH = re.compile(f"(/({_PCHAR}|/)*)?")
 URL_QUERY = re.compile(f"({_PCHAR}|[/?])*")
 _FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only

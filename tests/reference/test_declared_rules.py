@@ -10,7 +10,7 @@ from typing import Any
 from conformance.ground.datafiles import schemas_dir
 from reference.accounts.external_accounts import ACCOUNT_TYPES
 from reference.configuration.user_info import provider_required_customer_fields
-from reference.configuration.validation import URL_PATH, URL_QUERY
+from reference.configuration.validation import URL_CHARS, URL_PATH, URL_QUERY
 from reference.customers import agreements, tax_ids
 from reference.customers.contact_verification import CODE
 from reference.customers.documents import DOCUMENT_TYPES
@@ -84,8 +84,9 @@ def test_links_keys_and_tokens() -> None:
 def test_webhook_urls_codes_and_uma_addresses() -> None:
     config = _schema("requests/config-patch.json")["properties"]["webhookEndpoint"][CHOICE]
     pattern = config["anyOf"][0]["pattern"]
-    assert URL_PATH.pattern in pattern
-    assert f"[?]({URL_QUERY.pattern})" in pattern and f"[#]({URL_QUERY.pattern})" in pattern
+    # the reference's path, query and fragment characters, percent-encodings left out
+    assert f"(/[/{URL_CHARS}]*)?([?][/?{URL_CHARS}]*)?([#][/?{URL_CHARS}]*)?$" in pattern
+    assert URL_CHARS in URL_PATH.pattern and URL_CHARS in URL_QUERY.pattern
     code = _schema("requests/contact-confirm.json")["properties"]["code"][CHOICE]["pattern"]
     assert code == _anchored(CODE.pattern)
     destination = _schema("requests/quote-create.json")["properties"]["destination"][CHOICE]
