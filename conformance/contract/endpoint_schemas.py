@@ -56,6 +56,35 @@ class QueryParameter:
     schema: Mapping[str, object] = field(default_factory=lambda: {"type": "string"})
 
 
+# The reference's choice where §4 names a filter but not its values (x-reference-choice:
+# the OpenAPI document it serves by declares them; the suite does not hold anyone to them).
+_TRANSACTION_STATUS = QueryParameter(
+    "status",
+    schema={
+        "type": "string",
+        "x-reference-choice": {
+            "enum": ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"],
+            "description": "the transaction statuses; another value is refused",
+        },
+    },
+)
+_VERIFICATION_CUSTOMER = QueryParameter(
+    "customerId",
+    required=True,
+    schema={"type": "string", "x-reference-choice": {"minLength": 1}},
+)
+_TRANSACTION_TYPE = QueryParameter(
+    "type",
+    schema={
+        "type": "string",
+        "x-reference-choice": {
+            "enum": ["OUTGOING", "INCOMING", "CARD"],
+            "description": "payment directions, or card transactions",
+        },
+    },
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """One endpoint of §4: its response schema (for 2xx) and request-body schema, if shown,
@@ -163,7 +192,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "/verifications",
         _CUSTOMERS,
         "verification",
-        query=(QueryParameter("customerId", required=True),),  # `?customerId=<id>`
+        query=(_VERIFICATION_CUSTOMER,),  # `?customerId=<id>`
     ),
     Endpoint("GET", "/customers/agreements", _CUSTOMERS, "agreements"),
     Endpoint("GET", "/customers/end-user-terms", _CUSTOMERS, "end-user-terms"),
@@ -204,7 +233,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "transaction-list-item",
         is_list=True,
         # "query filters include cardId (Card: id or uuid), status, type"
-        query=(QueryParameter("cardId"), QueryParameter("status"), QueryParameter("type")),
+        query=(QueryParameter("cardId"), _TRANSACTION_STATUS, _TRANSACTION_TYPE),
     ),
     Endpoint("POST", "/transfer-in", _QUOTES, "transaction"),
     Endpoint("POST", "/transfer-out", _QUOTES, "transaction"),

@@ -1,7 +1,7 @@
 """An OpenAPI 3.1 document of the interface, generated from our schemas and endpoint map.
 
-Every JSON Schema of ``schemas/`` becomes a component (``quote``, ``requests.quote-create``,
-``errors.error-400``); each of its ``$defs`` one more (``common.Timestamp``), and every
+Every JSON Schema of ``schemas/`` becomes a component (``Quote``, ``requests.QuoteCreate``,
+``errors.Error400``); each of its ``$defs`` one more (``Common.Timestamp``), and every
 ``$ref`` is rewritten to point at the components, so the document stands alone. The paths
 are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface shows): their
 request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
@@ -43,12 +43,31 @@ __all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
 _DROP = ("$schema", "$id", "$defs")
 _PARAM = re.compile(r"\{([^}/]+)\}")
 _OPERATION_ID = re.compile(r"[^A-Za-z0-9]+")
+# Headers §4 names on an operation: the Idempotency-Key of account creation (§8 Limits: up
+# to 255 characters) and of a KYC link (no bound stated).
+_IDEMPOTENCY = "Idempotency-Key"
+_HEADERS: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/internal-accounts"): {"type": "string", "maxLength": 255},
+    ("POST", "/customers/{customerId}/kyc-link"): {"type": "string"},
+}
+_HEADER_CHOICE = {"minLength": 1, "maxLength": 255}  # the reference's bound, both operations
+# Rules §4 states across the query parameters of one operation.
+_QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
+    ("GET", "/transactions"): {
+        "not": {"required": ["status", "type"], "properties": {"type": {"const": "CARD"}}},
+        "description": "§4 Quotes and transactions: `status` combined with `type=CARD` returns 400",
+    },
+}
 
 
 def component_name(file: str, definition: str | None = None) -> str:
-    """``requests/quote-create.json`` -> ``requests.quote-create``; with a ``$defs`` key,
-    ``common.json`` + ``Timestamp`` -> ``common.Timestamp``."""
-    base = file.removesuffix(".json").replace("/", ".")
+    """``requests/quote-create.json`` -> ``requests.QuoteCreate``; with a ``$defs`` key,
+    ``common.json`` + ``Timestamp`` -> ``Common.Timestamp``. The schema's own name is in
+    PascalCase, as OpenAPI tools expect: a tool that reads ``customerId`` as the id of a
+    ``Customer`` (a stateful fuzzer choosing where to start) finds the component by it."""
+    folder, _, name = file.removesuffix(".json").rpartition("/")
+    pascal = "".join(part[:1].upper() + part[1:] for part in name.split("-"))
+    base = f"{folder.replace('/', '.')}.{pascal}" if folder else pascal
     return f"{base}.{definition}" if definition else base
 
 
@@ -105,12 +124,35 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _query(parameter: QueryParameter) -> dict[str, Any]:
+def _query(parameter: QueryParameter, served: bool) -> dict[str, Any]:
     return {
         "name": parameter.name,
         "in": "query",
         "required": parameter.required,
-        "schema": dict(parameter.schema),
+        "schema": apply_schema_choices(dict(parameter.schema), served=served),
+    }
+
+
+def _query_object(
+    query: tuple[QueryParameter, ...], rule: dict[str, Any], served: bool
+) -> dict[str, Any]:
+    """The query parameters of an operation whose interface states a rule across them, as
+    one exploded ``form`` object (``?status=X&type=Y``): OpenAPI has no other place for a
+    rule between two parameters."""
+    return {
+        "name": "filters",
+        "in": "query",
+        "style": "form",
+        "explode": True,
+        "required": any(q.required for q in query),
+        "schema": {
+            "type": "object",
+            "properties": {q.name: _query(q, served)["schema"] for q in query},
+            "required": [q.name for q in query if q.required],
+            # the reference refuses a parameter it does not know; the interface is silent
+            "additionalProperties": not served,
+            **rule,
+        },
     }
 
 
@@ -150,7 +192,17 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         for n in _PARAM.findall(template)
     ]
     query = endpoint.query + (EXTRA_QUERY.get((method, template), ()) if served else ())
-    parameters += [_query(q) for q in query]
+    together = _QUERY_TOGETHER.get((method, template))
+    if together is not None and query:
+        parameters.append(_query_object(query, together, served))
+    else:
+        parameters += [_query(q, served) for q in query]
+    header = _HEADERS.get((method, template))
+    if header is not None:
+        schema = apply_schema_choices({**header, CHOICE_KEY: _HEADER_CHOICE}, served=served)
+        parameters.append(
+            {"name": _IDEMPOTENCY, "in": "header", "required": False, "schema": schema}
+        )
     if parameters:
         operation["parameters"] = parameters
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
@@ -160,10 +212,14 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
             "content": {"application/json": {"schema": _ref(request)}},
         }
     elif template == "/documents":
-        operation["requestBody"] = {
-            "required": True,
-            "content": {"multipart/form-data": {"schema": {"type": "object"}}},
-        }
+        # the form's fields are §2 Document's; which it requires is the reference's choice
+        form: dict[str, Any] = {"schema": {"type": "object"}}
+        if served:
+            form = {
+                "schema": _ref("requests/document-upload"),
+                "encoding": {"file": {"contentType": "application/pdf"}},
+            }
+        operation["requestBody"] = {"required": True, "content": {"multipart/form-data": form}}
     return operation
 
 

@@ -11,7 +11,9 @@ tripping on them:
 - query parameters beyond those §4 names (:data:`EXTRA_QUERY`);
 - stricter keywords inside the schemas: a schema node's ``x-reference-choice`` object holds
   keywords (``minLength``, ``pattern``, ``maximum``...) the served document merges into the
-  node and the interface document drops. JSON Schema validators ignore ``x-`` keywords, so
+  node (replacing the node's own, but adding to its ``allOf`` and ``required`` and merged
+  into its ``properties``, ``items`` and ``additionalProperties`` subschemas) and the
+  interface document drops. JSON Schema validators ignore ``x-`` keywords, so
   the suite, which judges targets by these schemas, never holds anyone to them.
 """
 
@@ -31,6 +33,27 @@ __all__ = [
 ]
 
 CHOICE_KEY = "x-reference-choice"
+# Keywords a choice adds to rather than replaces: more subschemas, more required names (and
+# its description follows the node's); and the ones whose subschemas it merges into (its
+# keywords win there, the rest stay).
+_ADDED = ("allOf", "required")
+_MERGED = ("items", "additionalProperties")
+
+
+def _merged(key: str, mine: Any, chosen: Any) -> Any:
+    if key == "description" and isinstance(mine, str) and isinstance(chosen, str):
+        return f"{mine} The reference: {chosen}"  # the interface's words stay first
+    if key in _ADDED and isinstance(mine, list) and isinstance(chosen, list):
+        return mine + [item for item in chosen if item not in mine]
+    if key in _MERGED and isinstance(mine, dict) and isinstance(chosen, dict):
+        return {**mine, **chosen}
+    if key == "properties" and isinstance(mine, dict) and isinstance(chosen, dict):
+        return {
+            name: {**mine[name], **schema} if isinstance(mine.get(name), dict) else schema
+            for name, schema in {**mine, **chosen}.items()
+        }
+    return chosen
+
 
 _ACCOUNTS = "Accounts"
 _CUSTOMER_FILTER = QueryParameter("customerId")
@@ -50,6 +73,7 @@ SERVED_ONLY: tuple[Endpoint, ...] = (
 REQUEST_BODIES: Mapping[tuple[str, str], str] = {
     ("POST", "/sca/login/complete"): "requests/sca-login-complete",
     ("POST", "/auth/credentials"): "requests/credential-create",
+    ("POST", "/auth/credentials/{id}/verify"): "requests/credential-verify",
     ("PATCH", "/internal-accounts/{id}"): "requests/wallet-privacy",
     ("POST", "/internal-accounts/{id}/export"): "requests/wallet-export",
     ("POST", "/transfer-in"): "requests/transfer",
@@ -75,7 +99,8 @@ def apply_schema_choices(node: Any, *, served: bool) -> Any:
         if key != CHOICE_KEY:
             out[key] = apply_schema_choices(value, served=served)
     if served and isinstance(choice, dict):
-        out.update(apply_schema_choices(choice, served=served))
+        for key, value in apply_schema_choices(choice, served=served).items():
+            out[key] = _merged(key, out[key], value) if key in out else value
         out[CHOICE_KEY] = sorted(choice)  # which keywords are the reference's, for readers
     elif served and choice is not None:
         out[CHOICE_KEY] = choice

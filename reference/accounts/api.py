@@ -19,7 +19,7 @@ from reference.accounts import states as account_states
 from reference.customers.store import load_or_404
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
-from reference.kernel.validation import Problems
+from reference.kernel.validation import Problems, known_query
 
 # A single funding is capped so a typo cannot overflow SQLite's 64-bit sums.
 MAX_FUNDING = 10**15
@@ -35,6 +35,7 @@ def list_internal_accounts(request: ApiRequest) -> Response:
     customer (or another platform's) is ``404 NOT_FOUND``."""
     db = request.services.db
     platform_id = request.platform.id
+    known_query(request.query.keys(), ("customerId",))
     customer_id = request.query.get("customerId") or None
     if customer_id is not None:
         load_or_404(db, platform_id, customer_id)

@@ -29,7 +29,7 @@ from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.field_checks import text
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
-from reference.kernel.validation import Problems, at
+from reference.kernel.validation import Problems, at, known_query
 
 ACTIVE = "ACTIVE"
 PENDING_OWNERSHIP = "PENDING_OWNERSHIP_VERIFICATION"
@@ -221,6 +221,7 @@ def list_external_accounts(request: ApiRequest) -> Response:
     ``customerId``, every external account of the platform."""
     db = request.services.db
     platform_id = request.platform.id
+    known_query(request.query.keys(), ("customerId",))
     customer_id = request.query.get("customerId") or None
     if customer_id is None:
         rows = db.fetchall(

@@ -138,7 +138,9 @@ def check_pullable(problems: Problems, account: external_accounts.ExternalAccoun
     """Record ``NOT_PULLABLE`` for an external source the sandbox cannot pull from."""
     if not is_pullable(account):
         kinds = ", ".join(sorted(PULLABLE_TYPES))
-        problems.add(at("source", "accountId"), "NOT_PULLABLE", f"only {kinds} can be pulled")
+        problems.conflict(  # the account's type: its state
+            at("source", "accountId"), "NOT_PULLABLE", f"only {kinds} can be pulled"
+        )
 
 
 def check_immediately(
@@ -154,7 +156,7 @@ def check_immediately(
         )
     wallet = isinstance(source, InternalAccount) and source.account_type == EMBEDDED_WALLET
     if immediately and wallet:  # its transfers need the signed execute (§5 item 4)
-        problems.add(
+        problems.conflict(
             "immediatelyExecute",
             "WALLET_SIGNATURE_REQUIRED",
             "an embedded wallet sends only through the wallet-signed execute",

@@ -97,7 +97,9 @@ def _customer(
         problems.unknown("customerId", "UNKNOWN_CUSTOMER", "must be a customer of the platform")
         return None
     if not settings.seams.apply(CUSTOMER_KIND_ALLOWED, customer.is_individual, customer=customer):
-        problems.add("customerId", "INDIVIDUALS_ONLY", "rule-based accounts are for individuals")
+        problems.conflict(
+            "customerId", "INDIVIDUALS_ONLY", "rule-based accounts are for individuals"
+        )
         return None
     holds = [
         a
@@ -105,7 +107,9 @@ def _customer(
         if a.currency == CURRENCY and a.is_active and a.account_type != internal_accounts.RULE_BASED
     ]
     if not holds:
-        problems.add("customerId", "NO_ACTIVE_ACCOUNT", "must already hold an ACTIVE USD account")
+        problems.conflict(
+            "customerId", "NO_ACTIVE_ACCOUNT", "must already hold an ACTIVE USD account"
+        )
         return None
     return customer
 
@@ -121,11 +125,11 @@ def _destination(
     if account is None:
         problems.unknown(path, "UNKNOWN_ACCOUNT", "must be an internal account of the platform")
     elif customer_id is not None and account.customer_id != customer_id:
-        problems.add(path, "OTHER_CUSTOMER", "must be an account of the same customer")
+        problems.conflict(path, "OTHER_CUSTOMER", "must be an account of the same customer")
     elif account.account_type == internal_accounts.RULE_BASED:
-        problems.add(path, "RULE_BASED", "must not itself be a rule-based account")
+        problems.conflict(path, "RULE_BASED", "must not itself be a rule-based account")
     elif account.currency != CURRENCY or not account.is_active:
-        problems.add(path, "ACCOUNT_NOT_USABLE", "must be an ACTIVE USD account")
+        problems.conflict(path, "ACCOUNT_NOT_USABLE", "must be an ACTIVE USD account")
 
 
 def _validate(request: ApiRequest) -> tuple[str, str | None, dict[str, Any], str | None]:

@@ -26,6 +26,14 @@ HOSTNAME = re.compile(
 )
 MAX_HOSTNAME = 253
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+# RFC 3986: what a path, a query and a fragment may hold (a pchar is unreserved,
+# percent-encoded, a sub-delim, ":" or "@"). A webhookEndpoint is echoed in the config, whose
+# schema calls it a URI; the served document declares the same characters (without
+# percent-encodings, a subset that keeps its pattern cheap for a generator to draw from).
+URL_CHARS = "A-Za-z0-9._~!$&'()*+,;=:@-"  # the pchars that are not percent-encodings
+_PCHAR = f"(%[0-9A-Fa-f]{{2}}|[{URL_CHARS}])"
+URL_PATH = re.compile(f"(/({_PCHAR}|/)*)?")
+URL_QUERY = re.compile(f"({_PCHAR}|[/?])*")
 _FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
 
 PATCH_CHANGES = seam(
@@ -114,6 +122,9 @@ def _webhook_endpoint(problems: Problems, value: Any, settings: ServerSettings) 
         or parts.scheme not in ("http", "https")
         or not host
         or any(c.isspace() for c in text)
+        or not URL_PATH.fullmatch(parts.path)
+        or not URL_QUERY.fullmatch(parts.query)
+        or not URL_QUERY.fullmatch(parts.fragment)
     ):
         problems.add(field, "URL", "must be an absolute https:// URL with a host")
         return None
@@ -159,8 +170,8 @@ def _supported_currencies(problems: Problems, value: Any, settings: ServerSettin
         code = _currency_code(problems, obj, path, settings)
         low = _amount(problems, obj, "minAmount", path, required=amounts_required)
         high = _amount(problems, obj, "maxAmount", path, required=amounts_required)
-        if low is not None and high is not None and low > high:
-            problems.add(at(path, "minAmount"), "MIN_LE_MAX", f"must not exceed maxAmount ({high})")
+        # minAmount above maxAmount is taken: a range that admits no amount. No document can
+        # declare an order between two fields, and the interface states none.
         counterparty = _counterparty_fields(problems, obj, path)
         if code is not None and code in first_index:
             problems.add(
@@ -261,7 +272,7 @@ def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> An
         normalised: dict[str, Any] = {"sourceCurrency": source}
         bounds = {"variableRateBps": (0, 10_000), "fixedFee": (0, None)}
         for key, (low, high) in bounds.items():
-            if obj.get(key) is not None:
+            if key in obj:  # null included: it is not an integer
                 normalised[key] = problems.integer(
                     at(path, key), obj[key], minimum=low, maximum=high
                 )

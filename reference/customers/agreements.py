@@ -19,6 +19,7 @@ from reference.kernel.validation import Problems, at
 # The interface's `<SERVICE>_END_USER_TERMS` with the neutral word (§2 Customer).
 END_USER_TERMS = "SERVICE_END_USER_TERMS"
 _CONSENT_FIELDS = ("acceptedAt", "ipAddress", "termsVersion", "acceptanceMethod")
+_REQUIRED = ("termsVersion", "acceptedAt", "ipAddress")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +119,14 @@ def _consent(
 ) -> dict[str, Any] | None:
     """One acceptance of agreement ``kind`` (None: the type itself was invalid)."""
     before = len(problems)
-    for key in ("termsVersion", "acceptedAt", "ipAddress"):
+    for key in _REQUIRED:
         problems.required(obj, key, path)
     entry: dict[str, Any] = {}
     version = obj.get("termsVersion")
     if version is not None and text(problems, at(path, "termsVersion"), version) is not None:
         agreement = BY_TYPE.get(kind or "")
         if agreement is not None and version != agreement.version:
-            problems.add(
+            problems.add(  # the catalogue's versions: declared per type in the served document
                 at(path, "termsVersion"),
                 "TERMS_VERSION",
                 f"must be the current version {agreement.version} of {agreement.type}",
@@ -135,6 +136,8 @@ def _consent(
     for key, check in checks.items():
         if obj.get(key) is not None:
             entry[key] = check(problems, at(path, key), obj[key])
+        elif key in obj and key not in _REQUIRED:  # a required one is REQUIRED already
+            problems.add(at(path, key), "NOT_NULL", "must not be null: omit it instead")
     if kind is None or len(problems) != before:
         return None
     return {"type": kind, **{key: entry[key] for key in _CONSENT_FIELDS if key in entry}}

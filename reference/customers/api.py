@@ -9,7 +9,6 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference.configuration.store import load_config
 from reference.customers import agreements, kyc_rules
 from reference.customers import events as customer_events
 from reference.customers.store import (
@@ -22,6 +21,7 @@ from reference.customers.store import (
     save,
 )
 from reference.customers.validation import validate_create, validate_patch
+from reference.kernel import currencies
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 
@@ -38,8 +38,10 @@ RENAMED = seam(
 
 
 def _supported_codes(request: ApiRequest) -> set[str]:
-    config = load_config(request.services.db, request.platform.id)
-    return {entry["currencyCode"] for entry in config.supported_currencies}
+    """The codes a customer's ``currencies`` may list: every currency the sandbox knows. The
+    platform's supportedCurrencies governs what moves (quotes), not the profile: a list that
+    changes with the configuration could not be declared for the field."""
+    return set(currencies.CURRENCIES)
 
 
 def _capture_suffix(customer: Customer, request: ApiRequest) -> Customer:

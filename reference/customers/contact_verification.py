@@ -9,6 +9,7 @@ sandbox keeps the last code per channel, and the reference adapter reads it.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from dataclasses import replace
 
@@ -22,7 +23,7 @@ from reference.customers.store import (
     save,
 )
 from reference.kernel.clock import iso, utc_now
-from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.errors import ApiError, FieldError, InvalidInput, Unauthorized
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 
@@ -43,8 +44,15 @@ def _not_required(customer: Customer, channel: str) -> ApiError:
     )
 
 
-def _code_mismatch() -> InvalidInput:
-    return InvalidInput([FieldError("code", "CODE_MISMATCH", "is not the code last sent")])
+# A code as the sandbox sends it: the code pattern the served document declares
+# (schemas/requests/contact-confirm.json); another shape is invalid input (400).
+CODE = re.compile(r"[0-9]{6}")
+
+
+def _code_mismatch() -> Unauthorized:
+    """A well-formed code that is not the one sent: a proof that fails, as a wrong OTP does
+    (§5 item 5: 401 with the reason)."""
+    return Unauthorized("code mismatch: not the code last sent")
 
 
 def send_code(request: ApiRequest, channel: str) -> Response:
@@ -82,8 +90,10 @@ def confirm_code(request: ApiRequest, channel: str) -> Response:
             (customer.id, channel),
         )
         sent = request.body.get("code")
-        if row is None or not isinstance(sent, str):
-            raise _code_mismatch()
+        if not isinstance(sent, str) or CODE.fullmatch(sent) is None:
+            raise InvalidInput([FieldError("code", "CODE", "must be the 6 digits sent")])
+        if row is None:  # the channel's state: nothing sent yet
+            raise ApiError(409, "NO_CODE_SENT", f"no {channel} code was sent to {customer.id}")
         if not hmac.compare_digest(sent.encode(), row["code"].encode()):
             raise _code_mismatch()
         if channel == "email":

@@ -7,11 +7,12 @@ gives the same link back. The page behind ``kycUrl`` is served by ``reference.cu
 
 from __future__ import annotations
 
+import re
 import secrets
 import sqlite3
 import uuid
 from datetime import timedelta
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from starlette.responses import JSONResponse, Response
 
@@ -20,6 +21,7 @@ from reference.customers.verifications import submit
 from reference.kernel.clock import iso, parse_iso, utc_now
 from reference.kernel.db import Database
 from reference.kernel.errors import ApiError
+from reference.kernel.field_checks import BLANK
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 from reference.kernel.validation import Problems
@@ -28,6 +30,9 @@ PROVIDER = "SANDBOX_KYC"
 LINK_LIFETIME = timedelta(hours=24)
 MAX_IDEMPOTENCY_KEY = 255  # §8 Limits: Idempotency-Key up to 255 characters
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+# An absolute URI with an authority (``https://app.example/done``, ``myapp://callback``) and
+# no blank: the redirectUri pattern the OpenAPI document the reference serves by declares.
+REDIRECT_URI = re.compile(f"[A-Za-z][A-Za-z0-9+.-]*://[^/?#{BLANK}]+[^{BLANK}]*")
 
 LINK_PENDING_CHANNELS = seam(
     "customers.link_pending_channels",
@@ -67,12 +72,12 @@ def _validate(request: ApiRequest) -> tuple[str, str | None]:
             IDEMPOTENCY_HEADER, "MAX_LENGTH" if key else "MIN_LENGTH", "must be 1 to 255 characters"
         )
     redirect = problems.required(request.body, "redirectUri", "")
-    if redirect is not None and problems.string("redirectUri", redirect) is not None:
-        parts = urlsplit(redirect)
-        if not parts.scheme or any(c.isspace() for c in redirect):
-            problems.add("redirectUri", "URL", "must be an absolute URI")
-        elif parts.scheme in ("http", "https") and not parts.hostname:
-            problems.add("redirectUri", "URL", "must name a host")
+    if (
+        redirect is not None
+        and problems.string("redirectUri", redirect) is not None
+        and REDIRECT_URI.fullmatch(redirect) is None
+    ):
+        problems.add("redirectUri", "URL", "must be an absolute URI scheme://host...")
     problems.raise_if_any()
     return redirect, key
 

@@ -18,7 +18,7 @@ from reference.customers.store import UNVERIFIED, load
 from reference.kernel.clock import iso, utc_now
 from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.errors import ApiError
-from reference.kernel.field_checks import address, country, past_date, pick, text
+from reference.kernel.field_checks import address, calendar_date, country, pick, text
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.validation import Problems, at
 
@@ -27,7 +27,7 @@ CONTROL_ROLES = frozenset({"DIRECTOR", "CONTROL_PERSON"})  # §8: plus one contr
 _PERSONAL_INFO = {
     "firstName": text,
     "lastName": text,
-    "birthDate": past_date,
+    "birthDate": calendar_date,
     "nationality": country,
     "address": address,
     "idType": text,
@@ -92,7 +92,7 @@ def _validate(db: Database, platform_id: str, body: Mapping[str, Any]) -> dict[s
         if customer is None:
             problems.unknown("customerId", "UNKNOWN_CUSTOMER", "is not a customer of this platform")
         elif customer.is_individual:
-            problems.add("customerId", "BUSINESS_ONLY", "must be a BUSINESS customer")
+            problems.conflict("customerId", "BUSINESS_ONLY", "must be a BUSINESS customer")
     roles: list[str] = []
     if body.get("roles") is not None:
         items = problems.array("roles", body["roles"]) or []
@@ -107,7 +107,7 @@ def _validate(db: Database, platform_id: str, body: Mapping[str, Any]) -> dict[s
                 (customer_id,),
             )
             if row is not None and row["total"] + share > 100:
-                problems.add(
+                problems.conflict(
                     "ownershipPercentage",
                     "OWNERSHIP_TOTAL",
                     f"the owners of a business hold at most 100% ({row['total']:g}% declared)",

@@ -18,9 +18,9 @@ from reference.customers.tax_ids import tax_id_problem
 from reference.kernel.field_checks import (
     Check,
     address,
+    calendar_date,
     country,
     email,
-    past_date,
     phone,
     pick,
     string_list,
@@ -49,7 +49,7 @@ def _boolean(problems: Problems, path: str, value: Any) -> bool | None:
 _FIELDS: Mapping[str, Check] = {
     "platformCustomerId": text,
     "fullName": text,
-    "birthDate": past_date,
+    "birthDate": calendar_date,
     "nationality": country,
     "email": email,
     "phoneNumber": phone,
@@ -70,7 +70,7 @@ _BUSINESS_FIELDS: Mapping[str, Check] = {
     "legalName": text,
     "country": country,
     "taxId": text,
-    "incorporatedOn": past_date,
+    "incorporatedOn": calendar_date,
     "registrationNumber": text,
     "entityType": text,
     "businessType": text,
@@ -87,10 +87,12 @@ _PATCHABLE = (
     "agreementConsents",
     "endUserTermsConsent",
 )
+# The fields a body may carry beyond those ``pick`` reads (which refuses null itself)
+_NOT_PICKED = ("currencies", "businessInfo", "agreementConsents", "endUserTermsConsent")
 # UserInfoFieldName -> the field that carries it, per customer type. Businesses carry the
 # person-shaped names in businessInfo (their required fields), so a business is never
 # asked for a birth date (SANDBOX.md lists the individual mapping).
-_PROVIDER_FIELD = {
+PROVIDER_FIELD = {
     INDIVIDUAL: {
         "FULL_NAME": "fullName",
         "BIRTH_DATE": "birthDate",
@@ -127,6 +129,7 @@ def validate_create(
 ) -> ValidCustomer:
     """The new customer a valid ``POST /customers`` body describes."""
     problems = Problems()
+    problems.no_nulls(body, _NOT_PICKED, "")
     kind = problems.required(body, "customerType", "")
     if kind is not None:
         kind = problems.one_of("customerType", kind, CUSTOMER_TYPES)
@@ -144,7 +147,7 @@ def validate_create(
         problems.add("businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo")
     consents = agreements.validate_consents(problems, body, settings)
     if kind is not None:
-        _provider_required(problems, kind, fields, body)
+        _provider_required(problems, kind, fields, body, stored=False)
     problems.raise_if_any()
     assert kind is not None
     return ValidCustomer(kind, fields, consents)
@@ -164,12 +167,14 @@ def validate_patch(
     kind = customer.customer_type
     sent_type = body.get("customerType")
     if sent_type is not None and sent_type != kind:
-        problems.add("customerType", "IMMUTABLE", "cannot change after creation")
+        problems.conflict("customerType", "IMMUTABLE", "cannot change after creation")
     fields = {**customer.fields, **_common(problems, body, supported)}
     info = body.get("businessInfo")
     if info is not None:
-        if kind == INDIVIDUAL:
-            problems.add("businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo")
+        if kind == INDIVIDUAL:  # the stored type decides: the record's state
+            problems.conflict(
+                "businessInfo", "NOT_ALLOWED", "only BUSINESS customers have businessInfo"
+            )
         else:
             obj = problems.object("businessInfo", info)
             if obj is not None:
@@ -177,7 +182,7 @@ def validate_patch(
                     problems, obj, customer.fields.get("businessInfo", {}), settings
                 )
     consents = agreements.validate_consents(problems, body, settings)
-    _provider_required(problems, kind, fields, body)
+    _provider_required(problems, kind, fields, body, stored=True)
     problems.raise_if_any()
     return ValidCustomer(kind, fields, consents)
 
@@ -194,11 +199,7 @@ def _common(
             for index, code in enumerate(items):
                 path = at("currencies", index)
                 if problems.string(path, code) is not None and code not in supported:
-                    problems.add(
-                        path,
-                        "UNSUPPORTED_CURRENCY",
-                        "must be a currency the platform's supportedCurrencies lists",
-                    )
+                    problems.add(path, "UNSUPPORTED_CURRENCY", "must be a currency code we know")
             if len(problems) == before:
                 fields["currencies"] = list(items)
     return fields
@@ -219,19 +220,28 @@ def _business_info(
     if touched and valid_parts and country_code is not None and tax_id is not None:
         problem = tax_id_problem(country_code, tax_id)
         problem = settings.seams.apply(TAX_ID_PROBLEM, problem, country=country_code, tax_id=tax_id)
-        if problem is not None:
+        if problem is not None and "country" in obj and "taxId" in obj:
             problems.add("businessInfo.taxId", "TAX_ID_FORMAT", problem)
+        elif problem is not None:  # one of the two is the stored one: the record's state
+            problems.conflict("businessInfo.taxId", "TAX_ID_FORMAT", problem)
     return merged
 
 
 def _provider_required(
-    problems: Problems, kind: str, fields: Mapping[str, Any], body: Mapping[str, Any]
+    problems: Problems,
+    kind: str,
+    fields: Mapping[str, Any],
+    body: Mapping[str, Any],
+    *,
+    stored: bool,
 ) -> None:
     """Each field the provider needs for the customer's currencies (§2 PlatformConfig).
 
-    A field sent but invalid already has its error; it is not reported twice.
+    A field sent but invalid already has its error; it is not reported twice. On create the
+    body alone decides (400, as the served document declares per currency); on a PATCH the
+    stored customer does too, its state (409).
     """
-    mapping = _PROVIDER_FIELD[kind]
+    mapping = PROVIDER_FIELD[kind]
     missing: list[str] = []
     for code in fields.get("currencies", []):
         for name in provider_required_customer_fields(code):
@@ -239,8 +249,9 @@ def _provider_required(
             if path is None or path in missing or _sent(body, path) or _value(fields, path):
                 continue
             missing.append(path)
+    record = problems.conflict if stored else problems.add
     for path in missing:
-        problems.add(path, "PROVIDER_REQUIRED", "the provider requires it for these currencies")
+        record(path, "PROVIDER_REQUIRED", "the provider requires it for these currencies")
 
 
 def _value(fields: Mapping[str, Any], path: str) -> Any:

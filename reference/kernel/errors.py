@@ -102,6 +102,28 @@ class RecordsNotFound(ApiError):
         )
 
 
+class RecordsInConflict(ApiError):
+    """409 ``CONFLICT``: a well-formed body names records whose current state refuses the
+    request (a customer of the other type, an account not usable yet, a currency the
+    platform's configuration does not list).
+
+    The interface is silent on these; §7 gives 409 to requests at odds with a record's
+    state (a quote awaiting authorization, an idempotency key already used), and the
+    refusal names each field in ``details.errors[]`` as a 400 does. A schema cannot state
+    another record's state, so this is kept apart from ``INVALID_INPUT``.
+    """
+
+    def __init__(self, errors: Sequence[FieldError]) -> None:
+        self.errors = tuple(errors)
+        names = ", ".join(error.field for error in self.errors)
+        super().__init__(
+            409,
+            "CONFLICT",
+            f"the current state refuses: {names}",
+            details={"errors": [error.as_json() for error in self.errors]},
+        )
+
+
 class Unauthorized(ApiError):
     """401 ``UNAUTHORIZED`` whose ``reason`` names the failed check (§5)."""
 

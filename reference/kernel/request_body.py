@@ -6,9 +6,11 @@ operations, and the agent policy, which reads a body before routing. A body is b
 before it is read (a declared ``Content-Length`` over the limit is refused unread, and the
 bytes are counted as they stream), and a JSON body must be UTF-8 and JSON without
 surprises: no lone UTF-16 surrogates, no duplicate member names, no ``NaN``/``Infinity``,
-nesting at most ``MAX_DEPTH`` deep and integers inside the signed 64-bit range SQLite
-stores. Every problem is ``400 INVALID_INPUT`` (§7: "invalid request"), naming the field
-where there is one, so no malformed value reaches a handler, the database or the encoder.
+nesting at most ``MAX_DEPTH`` deep. Integers are bounded where a field is read
+(``Problems.integer``: the signed 64-bit range SQLite stores, or the field's own cap), not
+here: a member no operation reads is ignored whatever it holds. Every problem is
+``400 INVALID_INPUT`` (§7: "invalid request"), naming the field where there is one, so no
+malformed value reaches a handler, the database or the encoder.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from reference.kernel.validation import at
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024  # §8: an uploaded document is at most 10 MB
 _FORM_OVERHEAD = 64 * 1024  # boundaries, part headers and the short text fields
 MAX_DEPTH = 32  # the deepest body any operation takes is under 8 levels
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # SQLite's INTEGER
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +151,7 @@ def _has_surrogate(text: str) -> bool:
 
 
 def _check_values(value: Any, path: str, depth: int, errors: list[FieldError]) -> None:
-    """Record every value SQLite or UTF-8 cannot carry, and nesting past ``MAX_DEPTH``."""
+    """Record every string UTF-8 cannot carry, and nesting past ``MAX_DEPTH``."""
     field = path or "body"
     if depth > MAX_DEPTH:
         errors.append(FieldError(field, "MAX_DEPTH", f"nests deeper than {MAX_DEPTH} levels"))
@@ -158,11 +159,6 @@ def _check_values(value: Any, path: str, depth: int, errors: list[FieldError]) -
     if isinstance(value, str):
         if _has_surrogate(value):
             errors.append(FieldError(field, "UNICODE", "contains a lone UTF-16 surrogate"))
-    elif isinstance(value, bool):
-        return
-    elif isinstance(value, int):
-        if not INT64_MIN <= value <= INT64_MAX:
-            errors.append(FieldError(field, "INT64", "must fit in a signed 64-bit integer"))
     elif isinstance(value, Mapping):
         for key, item in value.items():
             if _has_surrogate(key):

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from reference.kernel.errors import FieldError, InvalidInput, RecordsNotFound
+from reference.kernel.errors import FieldError, InvalidInput, RecordsInConflict, RecordsNotFound
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # SQLite's INTEGER
 
 
 def at(base: str, key: str | int) -> str:
@@ -17,6 +19,13 @@ def at(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"
     return f"{base}.{key}" if base else key
+
+
+def known_query(sent: Collection[str], known: Collection[str]) -> None:
+    """Raise ``InvalidInput`` naming each query parameter sent that is not ``known``."""
+    problems = Problems()
+    problems.unknown_parameters(sent, known)
+    problems.raise_if_any()
 
 
 def is_integer(value: Any) -> bool:
@@ -30,13 +39,14 @@ class Problems:
     def __init__(self) -> None:
         self._errors: list[FieldError] = []
         self._unknown: list[FieldError] = []
+        self._conflicts: list[FieldError] = []
 
     def __bool__(self) -> bool:
-        return bool(self._errors or self._unknown)
+        return bool(self._errors or self._unknown or self._conflicts)
 
     def __len__(self) -> int:
         """How many problems were recorded (lets a check tell whether its part added any)."""
-        return len(self._errors) + len(self._unknown)
+        return len(self._errors) + len(self._unknown) + len(self._conflicts)
 
     def add(self, field: str, constraint: str, message: str) -> None:
         """Record one invalid field."""
@@ -46,14 +56,22 @@ class Problems:
         """Record a well-formed id naming no record of this platform (``UNKNOWN_*``)."""
         self._unknown.append(FieldError(field, constraint, message))
 
+    def conflict(self, field: str, constraint: str, message: str) -> None:
+        """Record a well-formed value the current state of a record refuses (409)."""
+        self._conflicts.append(FieldError(field, constraint, message))
+
     def raise_if_any(self) -> None:
         """Raise ``RecordsNotFound`` (404) naming the ids that name no record, if any did,
-        else ``InvalidInput`` with every invalid field. Existence comes first, as for an id
-        in the path: what a body says about a record that is not there is not judged."""
+        else ``InvalidInput`` with every invalid field, else ``RecordsInConflict`` (409)
+        with every value the records' current state refuses. Existence comes first, as for
+        an id in the path: what a body says about a record that is not there is not
+        judged; the form before the state, which only a well-formed request meets."""
         if self._unknown:
             raise RecordsNotFound(self._unknown)
         if self._errors:
             raise InvalidInput(self._errors)
+        if self._conflicts:
+            raise RecordsInConflict(self._conflicts)
 
     def required(self, obj: Mapping[str, Any], key: str, path: str) -> Any:
         """``obj[key]``, recording ``REQUIRED`` when the key is absent or null."""
@@ -68,6 +86,14 @@ class Problems:
         for key in keys:
             if key in obj and obj[key] is None:
                 self.add(at(path, key), "NOT_NULL", "must not be null: omit it to keep the value")
+
+    def unknown_parameters(self, sent: Collection[str], known: Collection[str]) -> None:
+        """Record ``UNKNOWN_PARAMETER`` for each query parameter sent that the operation does
+        not take: the OpenAPI document the reference serves by names its parameters, and a
+        client sending another one (a typo of a filter) would otherwise see it ignored."""
+        for name in sorted(set(sent) - set(known)):
+            expected = ", ".join(sorted(known))
+            self.add(name or "query", "UNKNOWN_PARAMETER", f"is not a parameter: {expected}")
 
     def object(self, path: str, value: Any) -> dict[str, Any] | None:
         """``value`` if it is a JSON object."""
@@ -100,9 +126,14 @@ class Problems:
     def integer(
         self, path: str, value: Any, *, minimum: int | None = None, maximum: int | None = None
     ) -> int | None:
-        """``value`` if it is an integer within the bounds (floats like 1.0 are refused)."""
+        """``value`` if it is an integer within the bounds (an integral number such as 1.0
+        is one, as the body layer reads it), and within the signed 64-bit range SQLite
+        stores (``INT64``) whatever the bounds."""
         if not is_integer(value):
             self.add(path, "TYPE_INTEGER", "must be an integer")
+            return None
+        if not INT64_MIN <= value <= INT64_MAX:
+            self.add(path, "INT64", "must fit in a signed 64-bit integer")
             return None
         if minimum is not None and value < minimum:
             self.add(path, "MINIMUM", f"must be at least {minimum}")

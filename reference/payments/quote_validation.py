@@ -1,9 +1,12 @@
 """Validation of ``POST /quotes`` (§4 Quotes and transactions; SANDBOX.md, "Quotes").
 
 Every field is checked, the accounts are looked up and the quote is priced before one
-``400 INVALID_INPUT`` lists every problem (§7). Then the customer: not ``APPROVED`` is
-``409 CUSTOMER_NOT_APPROVED``; on unregulated platforms, no end-user terms on file is
-``400 END_USER_TERMS_NOT_ACCEPTED`` (§4 Customers and verification). A customer's accounts
+answer lists every problem: ``404`` for unknown accounts, ``400 INVALID_INPUT`` for invalid
+fields (§7), ``409 CONFLICT`` for what the accounts' or the platform's state refuses (an
+account not active, of another owner, not pullable; no rate; a fee that eats the amount).
+Then the customer: not ``APPROVED`` is ``409 CUSTOMER_NOT_APPROVED``; on unregulated
+platforms, no end-user terms on file is ``409 END_USER_TERMS_NOT_ACCEPTED`` (§4 Customers
+and verification; §7 names the code, not its status). A customer's accounts
 are ``PENDING`` until it is approved, so their status is left to that 409 rather than
 reported as a field.
 
@@ -45,6 +48,13 @@ from reference.payments.uma import check_amount as check_uma_amount
 from reference.payments.uma import destination as uma_destination
 
 REQUIRED = ("source", "destination", "lockedCurrencySide", "lockedCurrencyAmount")
+_OPTIONAL = (
+    "immediatelyExecute",
+    "description",
+    "remittanceInformation",
+    "purposeOfPayment",
+    "platformFeeOverride",
+)
 SIDES = ("SENDING", "RECEIVING")
 MAX_AMOUNT = 10**15  # keeps every sum inside SQLite's 64-bit integers
 MAX_REMITTANCE = 80  # §8 Limits
@@ -133,7 +143,7 @@ def _destination(
     if kind is not None:
         problems.one_of("destination.destinationType", kind, ("ACCOUNT", "UMA_ADDRESS"))
     rail = obj.get("paymentRail")
-    if rail is not None:
+    if "paymentRail" in obj:  # null included: it is not a rail
         rail = text(problems, "destination.paymentRail", rail)
     if kind != "ACCOUNT" or (account_id := _account_id(problems, obj, "destination")) is None:
         return None, rail
@@ -152,7 +162,7 @@ def _override(problems: Problems, value: Any) -> dict[str, int] | None:
     before = len(problems)
     result: dict[str, int] = {}
     for key, maximum in (("variableRateBps", MAX_BPS), ("fixedFee", MAX_AMOUNT)):
-        if obj.get(key) is not None:
+        if key in obj:  # null included: it is not an integer
             path = at("platformFeeOverride", key)
             checked = problems.integer(path, obj[key], minimum=0, maximum=maximum)
             result[key] = checked or 0
@@ -186,6 +196,7 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     problems = Problems()
     for key in REQUIRED:
         problems.required(body, key, "")
+    problems.no_nulls(body, _OPTIONAL, "")
     source = _source(services, platform_id, problems, body.get("source"))
     destination, rail = _destination(services, platform_id, problems, body.get("destination"))
     destination = bind(destination, source)  # a UMA address pays in the source's terms
@@ -211,23 +222,34 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
     if source is not None and source.customer_id is not None:
         customer = customer_store.load(services.db, platform_id, source.customer_id)
     if source is not None:
-        if body.get("platformFeeOverride") is not None and source.currency != "USD":
+        may_move = customer is None or customer.status == customer_store.APPROVED
+        if body.get("platformFeeOverride") is not None and source.currency != "USD" and may_move:
+            # §8 states the rule: invalid input (400). An account's currency is its state, so
+            # it is judged once the customer may move money at all; before, the customer's
+            # 409 CUSTOMER_NOT_APPROVED answers. A REALTIME_FUNDING source's currency is in
+            # the body, where the served document declares the rule.
             problems.add("platformFeeOverride", "USD_SOURCE_ONLY", "USD source currency only")
         sends = account_states.sends(services.settings, source.status)
         if not (_usable(source, customer) or sends):
-            problems.add("source.accountId", "ACCOUNT_NOT_ACTIVE", f"is {source.status}")
+            problems.conflict("source.accountId", "ACCOUNT_NOT_ACTIVE", f"is {source.status}")
     if source is not None and destination is not None:
         if destination.id == source.id:
-            problems.add("destination.accountId", "SAME_ACCOUNT", "must differ from the source")
+            problems.conflict(
+                "destination.accountId", "SAME_ACCOUNT", "must differ from the source"
+            )
         elif destination.customer_id != source.customer_id:
-            problems.add("destination.accountId", "OTHER_CUSTOMER", "must be the source's owner's")
+            problems.conflict(
+                "destination.accountId", "OTHER_CUSTOMER", "must be the source's owner's"
+            )
         elif not (
             _usable(destination, customer)
             or account_states.receives(services.settings, destination.status)
         ):
-            problems.add("destination.accountId", "ACCOUNT_NOT_ACTIVE", f"is {destination.status}")
+            problems.conflict(
+                "destination.accountId", "ACCOUNT_NOT_ACTIVE", f"is {destination.status}"
+            )
         if not (rates.has_rate(source.currency) and rates.has_rate(destination.currency)):
-            problems.add("destination.accountId", "NO_RATE", "no rate for this currency pair")
+            problems.conflict("destination.accountId", "NO_RATE", "no rate for this currency pair")
     problems.raise_if_any()
     assert source is not None and destination is not None
     assert isinstance(side, str) and isinstance(amount, int)
@@ -239,7 +261,7 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
         pulled = isinstance(source, external_accounts.ExternalAccount)
         priced = price(side, amount, sending, receiving, fees, services.settings, pulled=pulled)
     except PricingError as exc:
-        problems.add("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
+        problems.conflict("lockedCurrencyAmount", "AMOUNT_TOO_SMALL", str(exc))
         problems.raise_if_any()
         raise
     over = services.settings.seams.apply(
@@ -250,7 +272,7 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
         amount=priced.total_receiving,
     )
     if over is not None:
-        problems.add("destination.accountId", "OWNERSHIP_NOT_VERIFIED", over)
+        problems.conflict("destination.accountId", "OWNERSHIP_NOT_VERIFIED", over)
         problems.raise_if_any()
     _check_customer(customer, services)
     limits.check_quote(
@@ -277,7 +299,7 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
 
 
 def _check_customer(customer: customer_store.Customer | None, services: Services) -> None:
-    """409 ``CUSTOMER_NOT_APPROVED``, then 400 ``END_USER_TERMS_NOT_ACCEPTED``."""
+    """409 ``CUSTOMER_NOT_APPROVED``, then 409 ``END_USER_TERMS_NOT_ACCEPTED``."""
     if customer is None:  # the platform's own account
         return
     if customer.status != customer_store.APPROVED:
@@ -287,8 +309,8 @@ def _check_customer(customer: customer_store.Customer | None, services: Services
             f"{customer.id} is {customer.status}; money movement unlocks at APPROVED (§3)",
         )
     if not services.settings.regulated and agreements.END_USER_TERMS not in customer.consents:
-        raise ApiError(
-            400,
+        raise ApiError(  # the customer's state (§7 gives the code no status)
+            409,
             "END_USER_TERMS_NOT_ACCEPTED",
             f"{customer.id} has no end-user terms acceptance on file (§4 Customers)",
         )

@@ -23,6 +23,9 @@ from reference.payments import transaction_store as txns
 
 CARD = "CARD"
 TYPES = (txns.OUTGOING, "INCOMING", CARD)
+# The query parameters GET /transactions takes; another is refused, as the OpenAPI document
+# the reference serves by declares (its filter object has no other property).
+FILTERS = ("cardId", "customerId", "status", "type")
 CARD_FILTER = seam(
     "transactions.card_filter",
     "the Card: id whose card transactions GET /transactions?cardId= lists"
@@ -51,6 +54,7 @@ def list_transactions(request: ApiRequest) -> Response:
     problems = Problems()
     status, kind = query.get("status"), query.get("type")
     seams = request.services.settings.seams
+    problems.unknown_parameters(query.keys(), FILTERS)
     if status is not None:
         problems.one_of("status", status, txns.STATUSES)
     if kind is not None:

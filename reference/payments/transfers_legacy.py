@@ -52,7 +52,7 @@ def _quote_body(body: Mapping[str, Any]) -> dict[str, Any]:
     if amount is not None:
         amount = problems.integer("amount", amount, minimum=1, maximum=MAX_AMOUNT)
     description = body.get("description")
-    if description is not None:
+    if "description" in body:  # null included: it is not a description
         problems.string("description", description)
     problems.raise_if_any()
     quote: dict[str, Any] = {
@@ -78,16 +78,16 @@ def _transfer(request: ApiRequest, direction: str) -> Response:
     body = _quote_body(request.body)
     with services.db.transaction():
         valid = validate(services, platform_id, body)
-        problems = Problems()
+        problems = Problems()  # the accounts' kinds and currencies: their state, 409
         external = at("source" if direction == IN else "destination", "accountId")
         is_external = isinstance(
             valid.source if direction == IN else valid.destination,
             external_accounts.ExternalAccount,
         )
         if not is_external:
-            problems.add(external, "NOT_EXTERNAL", "must be an external account")
+            problems.conflict(external, "NOT_EXTERNAL", "must be an external account")
         if valid.sending.code != valid.receiving.code:
-            problems.add("destination.accountId", "CURRENCY_MISMATCH", "same currency only")
+            problems.conflict("destination.accountId", "CURRENCY_MISMATCH", "same currency only")
         problems.raise_if_any()
         quote = quote_store.create(
             db=services.db,

@@ -22,7 +22,8 @@ from reference.kernel.validation import Problems
 
 UMA_ADDRESS = "UMA_ADDRESS"
 ADDRESS_FIELD = "umaAddress"
-_ADDRESS = re.compile(r"\$[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+# $username@domain: the umaAddress pattern of the served document (requests/quote-create.json)
+ADDRESS = re.compile(r"\$[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 
 SCENARIO = seam(
     "uma.scenario",
@@ -54,7 +55,7 @@ def destination(problems: Problems, obj: Mapping[str, Any]) -> UmaDestination | 
     value = problems.required(obj, ADDRESS_FIELD, "destination")
     if value is None or problems.string(f"destination.{ADDRESS_FIELD}", value) is None:
         return None
-    if not _ADDRESS.fullmatch(value):
+    if not ADDRESS.fullmatch(value):
         problems.add(f"destination.{ADDRESS_FIELD}", "FORMAT", "must be $username@domain")
         return None
     return UmaDestination(address=value)
@@ -97,6 +98,6 @@ def check_amount(
     bounds: tuple[Any, Any] = (entry.get("minAmount"), entry.get("maxAmount"))
     low, high = services.settings.seams.apply(AMOUNT_BOUNDS, bounds, currency=destination.currency)
     if isinstance(low, int) and amount < low:
-        problems.add("lockedCurrencyAmount", "UMA_MIN_AMOUNT", f"UMA amounts start at {low}")
+        problems.conflict("lockedCurrencyAmount", "UMA_MIN_AMOUNT", f"UMA amounts start at {low}")
     if isinstance(high, int) and amount > high:
-        problems.add("lockedCurrencyAmount", "UMA_MAX_AMOUNT", f"UMA amounts end at {high}")
+        problems.conflict("lockedCurrencyAmount", "UMA_MAX_AMOUNT", f"UMA amounts end at {high}")

@@ -9,6 +9,7 @@ the export hands it to the client HPKE-sealed to ``targetPublicKey``.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -61,6 +62,11 @@ def account_fields(db: Database, account: InternalAccount) -> dict[str, Any]:
     return {"privateEnabled": bool(row is not None and row["private_enabled"])}
 
 
+# A P-256 point in hex, compressed or not: the targetPublicKey pattern of the served
+# document (schemas/requests/wallet-export.json).
+P256_HEX = re.compile(r"0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128}")
+
+
 def _wallet(request: ApiRequest) -> InternalAccount:
     account_id = request.path_params["accountId"]
     account = internal_accounts.load(request.services.db, request.platform.id, account_id)
@@ -80,17 +86,20 @@ def _signed_or_202(request: ApiRequest, operation: str, customer_id: str) -> Res
 def export_wallet(request: ApiRequest) -> Response:
     """``POST /internal-accounts/{id}/export {targetPublicKey}`` → ``200 {exportBundle}``,
     the wallet key sealed to ``targetPublicKey``; signed."""
-    problems = Problems()
-    target_hex = problems.required(request.body, "targetPublicKey", "")
-    target = wallet_crypto.public_key_from_hex(target_hex)
-    if target_hex is not None and target is None:
-        problems.add("targetPublicKey", "P256_PUBLIC_KEY", "must be the hex of a P-256 point")
-    problems.raise_if_any()
-    assert target is not None
+    # The account first (404), then the key's form (400, the pattern the served document
+    # declares), the account's state (409), the signature (202 until signed), and only
+    # then whether the point is on the curve: no document can declare that.
     db = request.services.db
     operation = f"POST /internal-accounts/{request.path_params['accountId']}/export"
     with db.transaction():
         account = _wallet(request)
+        problems = Problems()
+        target_hex = problems.required(request.body, "targetPublicKey", "")
+        if target_hex is not None and (
+            not isinstance(target_hex, str) or P256_HEX.fullmatch(target_hex) is None
+        ):
+            problems.add("targetPublicKey", "P256_PUBLIC_KEY", "must be the hex of a P-256 point")
+        problems.raise_if_any()
         if account.account_type != EMBEDDED_WALLET or account.customer_id is None:
             raise ApiError(409, "NOT_EMBEDDED_WALLET", f"{account.id} is not an embedded wallet")
         seams = request.services.settings.seams
@@ -100,6 +109,11 @@ def export_wallet(request: ApiRequest) -> Response:
             challenge = _signed_or_202(request, operation, account.customer_id)
             if challenge is not None:
                 return challenge
+        target = wallet_crypto.public_key_from_hex(target_hex)
+        if target is None:
+            problems.add("targetPublicKey", "P256_PUBLIC_KEY", "must be the hex of a P-256 point")
+            problems.raise_if_any()
+        assert target is not None
         row = db.fetchone(
             "SELECT wallet_key FROM wallet_accounts WHERE account_id = ?", (account.id,)
         )
@@ -122,7 +136,9 @@ def update_privacy(request: ApiRequest) -> Response:
         if flag is not None:
             flag = problems.boolean("privateEnabled", flag)
         if flag is not None and account.account_type != EMBEDDED_WALLET:
-            problems.add("privateEnabled", "EMBEDDED_WALLET_ONLY", "only embedded wallets have it")
+            problems.conflict(  # the account's type: its state
+                "privateEnabled", "EMBEDDED_WALLET_ONLY", "only embedded wallets have it"
+            )
         problems.raise_if_any()
         assert account.customer_id is not None
         challenge = _signed_or_202(request, operation, account.customer_id)

@@ -49,9 +49,29 @@ def challenge(request: ApiRequest) -> Response:
     )
 
 
+# The member that marks a verify body as the shape of one credential type.
+_VERIFY_SHAPES = {
+    "encryptedOtpBundle": (wallet_store.EMAIL_OTP, wallet_store.SMS_OTP),
+    "assertion": (wallet_store.PASSKEY,),
+    "oidcToken": (wallet_store.OAUTH,),
+}
+
+
 def verify(request: ApiRequest) -> Response:
-    """``POST /auth/credentials/{id}/verify``: per type, a session (OTP after a signed retry)."""
+    """``POST /auth/credentials/{id}/verify``: per type, a session (OTP after a signed retry).
+
+    A body shaped for another type of credential (an assertion for an OTP credential) is
+    at odds with the credential's type, its state: 409, as the served document declares
+    the three shapes."""
     credential = _usable(request)
+    body = request.body if isinstance(request.body, dict) else {}
+    for member, types in _VERIFY_SHAPES.items():
+        if member in body and credential.type not in types:
+            raise ApiError(
+                409,
+                "WRONG_CREDENTIAL_TYPE",
+                f"{credential.id} is {credential.type}: {member} verifies another type",
+            )
     if credential.type in (wallet_store.EMAIL_OTP, wallet_store.SMS_OTP):
         operation = f"POST /auth/credentials/{credential.id}/verify"
         return wallet_otp.verify(request, credential, operation)

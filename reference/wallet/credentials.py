@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import load_or_404
 from reference.kernel import field_checks
-from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.errors import ApiError, InvalidInput
 from reference.kernel.routing import ApiRequest
 from reference.kernel.validation import Problems
 from reference.wallet import accounts as wallet_accounts
@@ -118,7 +118,9 @@ def register(request: ApiRequest) -> Response:
         customer = load_or_404(db, platform_id, registration.customer_id)
         phone = customer.fields.get("phoneNumber")
         if registration.type == wallet_store.SMS_OTP and not (registration.fields or phone):
-            raise InvalidInput([FieldError("phoneNumber", "REQUIRED", "the customer has no phone")])
+            raise ApiError(  # the customer's record: its state
+                409, "NO_PHONE_ON_FILE", "the customer has no phone: send phoneNumber"
+            )
         details = _details(request, registration, phone)  # 401 before any 202
         if wallet_store.has_active_credential(db, customer.id):
             if not request.headers.get(signatures.SIGNATURE_HEADER) and not request.headers.get(

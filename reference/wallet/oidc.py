@@ -31,7 +31,9 @@ ISSUERS = (
 MAX_AGE_S = 60
 SKEW_S = 5
 MAX_TOKEN_LENGTH = 16_384
-_SEGMENT = re.compile(r"[A-Za-z0-9_-]*")
+# The shape of a token: the oidcToken pattern of the served document (requests/
+# credential-create.json), so the refusals as input (400) are the ones it declares.
+SHAPE = re.compile(r"[A-Za-z0-9_-]+[.][A-Za-z0-9_-]+[.][A-Za-z0-9_-]*")
 
 TOKEN_SIGNED = seam("wallet.oidc_token_signed", "whether an OIDC token's alg is a signing one")
 IAT_PROBLEM = seam(
@@ -68,15 +70,20 @@ def _malformed(message: str) -> InvalidInput:
 
 def _segment(text: str) -> Any:
     """One base64url segment decoded as JSON; base64.b64decode without validate=True would
-    silently drop the ``-`` and ``_`` of base64url, hence the translation and validation."""
-    if not _SEGMENT.fullmatch(text) or len(text) % 4 == 1:
-        raise _malformed("segments must be base64url")
+    silently drop the ``-`` and ``_`` of base64url, hence the translation and validation.
+
+    The token's shape (three segments of the base64url alphabet) is judged before, as input
+    (400, the pattern the served document declares); what the segments decode to is the
+    token's content, which fails authentication (401, §5 item 6: a malformed token *may*
+    be 400): no document can declare that a string is base64url of a JSON object."""
+    if len(text) % 4 == 1:
+        raise Unauthorized("token segments are not base64url")
     padded = text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4)
     try:
         raw = base64.b64decode(padded, validate=True)
         return strict_loads(raw)
     except (binascii.Error, ValueError, RecursionError) as exc:
-        raise _malformed("segments must be base64url of JSON") from exc
+        raise Unauthorized("token segments are not base64url of JSON") from exc
 
 
 def parse(token: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -85,14 +92,14 @@ def parse(token: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         raise InvalidInput([FieldError("oidcToken", "TYPE_STRING", "must be a JWT string")])
     if len(token) > MAX_TOKEN_LENGTH:
         raise _malformed(f"must be at most {MAX_TOKEN_LENGTH} characters")
-    parts = token.split(".")
-    if len(parts) != 3 or not parts[0] or not parts[1]:
+    if not SHAPE.fullmatch(token):
         raise _malformed("must be three base64url segments separated by dots")
-    if not _SEGMENT.fullmatch(parts[2]) or len(parts[2]) % 4 == 1:
-        raise _malformed("the signature segment must be base64url")
+    parts = token.split(".")
+    if len(parts[2]) % 4 == 1:
+        raise Unauthorized("the signature segment is not base64url")
     header, claims = _segment(parts[0]), _segment(parts[1])
     if not isinstance(header, dict) or not isinstance(claims, dict):
-        raise _malformed("header and claims must be JSON objects")
+        raise Unauthorized("token header and claims are not JSON objects")
     return header, claims
 
 

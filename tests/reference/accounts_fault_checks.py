@@ -167,4 +167,4 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         holder = funded(client)
         account = external(client, holder.id, suffix="008")
         response = client.post("/quotes", json=quote_body(holder.account_id(), account["id"], 100))
-        assert response.status_code == 400
+        assert response.status_code == 409  # refused for the account's state

@@ -130,6 +130,14 @@ def constraints(response: httpx.Response) -> dict[str, str]:
     return {e["field"]: e["constraint"] for e in response.json()["details"]["errors"]}
 
 
+def conflicts(response: httpx.Response) -> dict[str, str]:
+    """``{field: constraint}`` of a 409 ``CONFLICT`` answer: a well-formed body the current
+    state of a record refuses."""
+    assert response.status_code == 409, response.text
+    assert response.json()["code"] == "CONFLICT"
+    return {e["field"]: e["constraint"] for e in response.json()["details"]["errors"]}
+
+
 def missing_records(response: httpx.Response) -> dict[str, str]:
     """``{field: constraint}`` of a 404 ``NOT_FOUND`` answer: a well-formed body whose only
     problem is ids naming no record of the platform."""

@@ -132,9 +132,6 @@ MALFORMED: dict[str, bytes] = {
     "Infinity": b'{"amount":Infinity}',
     "-Infinity": b'{"amount":-Infinity}',
     "float out of range": b'{"amount":1e400}',
-    "2^63": b'{"amount":9223372036854775808}',
-    "2^64": b'{"amount":18446744073709551616,"lockedCurrencyAmount":18446744073709551616}',
-    "-2^63-1": b'{"amount":-9223372036854775809}',
     "5000 digits": b'{"amount":' + b"9" * 5000 + b"}",
     "deep arrays": b"[" * 5000 + b"]" * 5000,
     "deep objects": b'{"a":' * 100 + b"1" + b"}" * 100,
@@ -148,6 +145,13 @@ MALFORMED: dict[str, bytes] = {
     "trailing garbage": b"{} {}",
     "raw control character": b'{"fullName":"a\x00b"}',
     "single quotes": b"{'fullName':'Ann'}",
+}
+# Integers past 64 bits: refused where a field reads them (test_amounts_past_64_bits_name_the
+# field), ignored in a member no operation reads; never a 5xx.
+WIDE_INTEGERS: dict[str, bytes] = {
+    "2^63": b'{"amount":9223372036854775808}',
+    "2^64": b'{"amount":18446744073709551616,"lockedCurrencyAmount":18446744073709551616}',
+    "-2^63-1": b'{"amount":-9223372036854775809}',
 }
 # Bodies a route with an optional body may take as none: any answer but a 5xx.
 EMPTY: dict[str, bytes] = {"empty": b"", "whitespace": b" \r\n\t "}

@@ -76,7 +76,7 @@ def test_a_frozen_account_is_refused_as_a_source_when_quoting_and_executing(
     earlier = quote(client, holder.account_id(), destination)
     assert _change(client, holder.account_id(), "freeze").status_code == 200
     refused = client.post("/quotes", json=quote_body(holder.account_id(), destination))
-    assert error_code(refused, 400) == "INVALID_INPUT"
+    assert error_code(refused, 409) == "CONFLICT"
     assert "source.accountId" in refused.text
     assert error_code(client.post(f"/quotes/{earlier['id']}/execute"), 409) == (
         "ACCOUNT_NOT_ACTIVE"
@@ -93,7 +93,7 @@ def test_a_closed_account_receives_nothing(client: httpx.Client) -> None:
     refused = client.post(
         "/quotes", json=quote_body(crypto, holder.account_id(), amount=10_000_000)
     )
-    assert error_code(refused, 400) == "INVALID_INPUT"
+    assert error_code(refused, 409) == "CONFLICT"
     assert "destination.accountId" in refused.text
     assert error_code(client.post(f"/quotes/{earlier['id']}/execute"), 409) == (
         "ACCOUNT_NOT_ACTIVE"

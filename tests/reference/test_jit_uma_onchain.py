@@ -120,7 +120,7 @@ def test_pull_source_executes_and_immediately(client: httpx.Client) -> None:
     assert available(client, holder.id) == 10_000
     wallet = external(client, holder.id, "WALLET")["id"]
     response = client.post("/quotes", json=quote_body(wallet, holder.account_id("USDC")))
-    assert error_code(response, 400) == "INVALID_INPUT"
+    assert error_code(response, 409) == "CONFLICT"  # the account's type: not pullable
 
 
 def test_pull_source_ending_in_005_times_out(client: httpx.Client) -> None:
@@ -173,7 +173,7 @@ def test_deprecated_transfers_move_money(client: httpx.Client) -> None:
     assert into.status_code == 201, into.text
     assert available(client, holder.id) == 75_000
     wrong = client.post("/transfer-in", json={**body, "amount": 5_000})
-    assert error_code(wrong, 400) == "INVALID_INPUT"
+    assert error_code(wrong, 409) == "CONFLICT"  # an internal source: the account's kind
 
 
 def test_uma_amount_bounds_follow_supported_currencies(client: httpx.Client) -> None:
@@ -185,10 +185,10 @@ def test_uma_amount_bounds_follow_supported_currencies(client: httpx.Client) -> 
     patch = [{k: v for k, v in e.items() if k != "providerRequiredCustomerFields"} for e in entries]
     assert client.patch("/config", json={"supportedCurrencies": patch}).status_code == 200
     body = uma_body(holder.account_id(), "$bob@vasp.example")
-    body["lockedCurrencyAmount"] = 50_001
-    assert error_code(client.post("/quotes", json=body), 400) == "INVALID_INPUT"
+    body["lockedCurrencyAmount"] = 50_001  # outside the config's range: its state, 409
+    assert error_code(client.post("/quotes", json=body), 409) == "CONFLICT"
     body["lockedCurrencyAmount"] = 999
-    assert error_code(client.post("/quotes", json=body), 400) == "INVALID_INPUT"
+    assert error_code(client.post("/quotes", json=body), 409) == "CONFLICT"
     body["lockedCurrencyAmount"] = 50_000
     created(client.post("/quotes", json=body))
 

@@ -8,6 +8,7 @@ import httpx
 
 from .customer_helpers import (
     business,
+    conflicts,
     constraints,
     created,
     individual,
@@ -60,7 +61,7 @@ def test_owners_belong_to_businesses_of_the_platform(
 ) -> None:
     person = created(client.post("/customers", json=individual()))
     response = client.post("/beneficial-owners", json=owner_body(person["id"]))
-    assert constraints(response) == {"customerId": "BUSINESS_ONLY"}
+    assert conflicts(response) == {"customerId": "BUSINESS_ONLY"}
     firm = created(client.post("/customers", json=business()))
     response = second_client.post("/beneficial-owners", json=owner_body(firm["id"]))
     assert missing_records(response) == {"customerId": "UNKNOWN_CUSTOMER"}
@@ -75,7 +76,7 @@ def test_shares_of_one_business_sum_to_at_most_100(client: httpx.Client) -> None
         client.post("/beneficial-owners", json=owner_body(firm["id"], ownershipPercentage=39.5))
     )
     over = client.post("/beneficial-owners", json=owner_body(firm["id"], ownershipPercentage=1))
-    assert constraints(over) == {"ownershipPercentage": "OWNERSHIP_TOTAL"}
+    assert conflicts(over) == {"ownershipPercentage": "OWNERSHIP_TOTAL"}  # the others' shares
     assert constraints(
         client.post("/beneficial-owners", json=owner_body(firm["id"], ownershipPercentage=-1))
     ) == {"ownershipPercentage": "MINIMUM"}

@@ -49,5 +49,5 @@ def test_a_pending_account_receives_below_the_threshold_only(client: httpx.Clien
     small = client.post("/quotes", json=quote_body(holder.account_id(), account["id"], 10_000))
     assert small.status_code == 201, small.text
     large = client.post("/quotes", json=quote_body(holder.account_id(), account["id"], 200_000))
-    assert large.status_code == 400
+    assert large.status_code == 409  # the account's state: ownership not verified yet
     assert large.json()["details"]["errors"][0]["constraint"] == "OWNERSHIP_NOT_VERIFIED"

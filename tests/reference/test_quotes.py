@@ -17,6 +17,7 @@ from reference.payments import pricing, rates
 
 from .customer_helpers import (
     complete_individual,
+    conflicts,
     constraints,
     created,
     individual,
@@ -237,7 +238,7 @@ def test_accounts_must_belong_together(client: httpx.Client, second_client: http
     for (source, destination), want in cases.items():
         response = client.post("/quotes", json=quote_body(source, destination))
         unknown = "UNKNOWN_ACCOUNT" in want.values()  # only ids naming nothing: 404
-        assert (missing_records if unknown else constraints)(response) == want
+        assert (missing_records if unknown else conflicts)(response) == want  # else: state
     unknown_kinds = {
         "source": {"sourceType": "CARD", "accountId": holder.account_id()},
         "destination": {"destinationType": "IBAN", "accountId": mine},
@@ -254,7 +255,7 @@ def test_amount_too_small_for_the_fees(client: httpx.Client) -> None:
     holder = approved(client)
     destination = external(client, holder.id, "IBAN_ACCOUNT")["id"]
     response = client.post("/quotes", json=quote_body(holder.account_id(), destination, 50))
-    assert constraints(response) == {"lockedCurrencyAmount": "AMOUNT_TOO_SMALL"}
+    assert conflicts(response) == {"lockedCurrencyAmount": "AMOUNT_TOO_SMALL"}  # the fees
 
 
 def test_customer_must_be_approved(client: httpx.Client) -> None:
@@ -273,7 +274,7 @@ def test_end_user_terms_needed_on_unregulated_platforms(
     response = client.post(
         "/quotes", json=quote_body(holder.account_id(), holder.account_id("USDC"))
     )
-    assert error_code(response, 400) == "END_USER_TERMS_NOT_ACCEPTED"
+    assert error_code(response, 409) == "END_USER_TERMS_NOT_ACCEPTED"
     customer = created(regulated_client.post("/customers", json=individual("Ann Lee")))
     accounts = regulated_client.get(
         "/customers/internal-accounts", params={"customerId": customer["id"]}

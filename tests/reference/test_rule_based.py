@@ -90,7 +90,7 @@ def test_businesses_and_other_platforms_are_refused(
     _, usd = _holder(client)  # a real destination: an unknown one would answer 404 first
     refused = client.post(PATH, json=_body(business["id"], usd))
     errors = {e["field"]: e["constraint"] for e in refused.json()["details"]["errors"]}
-    assert refused.status_code == 400 and errors["customerId"] == "INDIVIDUALS_ONLY"
+    assert refused.status_code == 409 and errors["customerId"] == "INDIVIDUALS_ONLY"
     off = second_client.post(PATH, json=_body(business["id"], usd))
     assert off.status_code == 403 and off.json()["code"] == "FEATURE_NOT_ENABLED"
 

@@ -133,14 +133,32 @@ def _segment(value: Any) -> str:
         + "."
         + base64.b64encode(json.dumps(claims()).encode()).decode()
         + "+/.sig",
-        _segment({"alg": "ES256"}) + "." + _segment([1]) + ".sig",
-        _segment({"alg": "ES256"}) + "." + b64url(b"not json") + ".sig",
         "." + _segment(claims()) + ".sig",
         5,
     ],
 )
 def test_a_malformed_token_is_invalid_input(client: httpx.Client, token: Any) -> None:
+    """A token not shaped as three base64url segments: 400 on ``oidcToken`` (the pattern the
+    served document declares)."""
     assert invalid_fields(_register(client, token)) == {"oidcToken"}
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        _segment({"alg": "ES256"}) + "." + _segment([1]) + ".sig",
+        _segment({"alg": "ES256"}) + "." + b64url(b"not json") + ".sig",
+        _segment({"alg": "ES256"}) + "." + _segment(claims()) + ".a",  # 1 char: not base64
+    ],
+)
+def test_a_token_whose_segments_hold_no_json_objects_fails_authentication(
+    client: httpx.Client, token: Any
+) -> None:
+    """Well shaped, but what the segments decode to is no JSON object: 401 with a reason
+    (§5 item 6: a malformed token *may* be 400; no document can declare this part)."""
+    response = _register(client, token)
+    assert response.status_code == 401, response.text
+    assert response.json()["reason"]
 
 
 def test_verify_checks_identity_and_nonce(client: httpx.Client) -> None:

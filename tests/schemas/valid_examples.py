@@ -213,6 +213,32 @@ VALID: dict[str, list[Any]] = {
         {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
     ],
     "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/credential-verify": [
+        {"encryptedOtpBundle": {"encappedPublic": "04ab", "ciphertext": "cd"}},
+        {"oidcToken": "eyJh.eyJz.c2ln", "clientPublicKey": "02" + "ab" * 32},
+        {
+            "assertion": {
+                "credentialId": "abc",
+                "signature": "c2ln",
+                "clientDataJson": "e30",
+                "authenticatorData": "AAAA",
+            }
+        },
+    ],
+    "requests/document-upload": [
+        {
+            "documentHolder": rid("Customer"),
+            "documentType": "PASSPORT",
+            "documentNumber": "X1234567",
+            "issuingAuthority": "Passport Office",
+            "file": "%PDF-1.4",
+        },
+        {
+            "documentHolder": rid("BeneficialOwner"),
+            "documentType": "UTILITY_BILL",
+            "file": "%PDF-1.7",
+        },
+    ],
     "requests/wallet-privacy": [{"privateEnabled": True}],
     "webhooks/envelope": [
         {"id": rid("Webhook"), "type": "CUSTOMER.KYC_APPROVED", "timestamp": TS, "data": {}}
