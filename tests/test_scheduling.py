@@ -137,3 +137,18 @@ def test_the_lock_files_of_a_target_that_is_gone_are_removed():
     assert path.exists() and path.with_suffix(".turnstile").exists()
     forget_platform_locks(target[0], target[1], "never-locked")
     assert not path.exists() and not path.with_suffix(".turnstile").exists()
+
+
+def test_under_xdist_the_second_platform_s_changers_are_spread_among_the_others():
+    items = [_Item(f"o{n}", "resources", ["money"]) for n in range(6)]
+    items += [
+        _Item("patch", "endpoints", ["client", "restore_config"]),
+        _Item("machine", "transitions", ["money"], long=True),
+        _Item("s1", "errors", ["scratch_platform"]),
+        _Item("s2", "errors", ["scratch_platform"]),
+        _Item("expiry", "errors", ["money"], early=("quote_left_to_expire",)),
+    ]
+    order_items(items, spread_scratch=True)  # type: ignore[arg-type]
+    assert [i.name for i in items] == [
+        "patch", "machine", "o0", "o1", "s1", "o2", "o3", "s2", "o4", "o5", "expiry"
+    ]  # fmt: skip

@@ -67,22 +67,41 @@ def starts_early(item: pytest.Item) -> tuple[str, ...]:
     return tuple(str(name) for mark in item.iter_markers(STARTS_EARLY_MARKER) for name in mark.args)
 
 
-def order_items(items: list[pytest.Item]) -> None:
+def order_items(items: list[pytest.Item], *, spread_scratch: bool = False) -> None:
     """Configuration-changing tests first, then long tests, the rest, tests that started
-    early, and the readers of the whole run last (stable within each group)."""
+    early, and the readers of the whole run last (stable within each group).
+
+    With ``spread_scratch`` (under xdist) the tests that change only the second platform
+    (``scratch_platform`` when the profile has one) are spread evenly among the rest instead
+    of running first: each holds that platform's lock alone, so side by side at the start
+    they kept the workers waiting for each other while the long tests waited behind them
+    (a third of a ``-n 8`` run against a target 50 ms away); spread out, one of them runs
+    on one worker at a time while the others go on."""
 
     def rank(item: pytest.Item) -> int:
         if item_part(item) is None:
             return 2
         if any(True for _ in item.iter_markers(READS_THE_RUN_MARKER)):
             return 4
-        if changes_config(item) or SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
-            return 0  # scratch_platform is the primary platform when there is no second
+        if changes_config(item):
+            return 0
+        if SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
+            return 0 if not spread_scratch else 5  # primary platform when there is no second
         if starts_early(item):
             return 3
         return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
 
-    items.sort(key=rank)
+    ranked = sorted(items, key=rank)
+    scratch = [item for item in ranked if rank(item) == 5]
+    if scratch:
+        ranked = [item for item in ranked if rank(item) != 5]
+        ordinary = [i for i, item in enumerate(ranked) if rank(item) == 2]
+        step = max(1, len(ordinary) // (len(scratch) + 1))
+        # from the last insertion point back, so the earlier indices stay right
+        for number in range(len(scratch), 0, -1):
+            at = ordinary[min(number * step, len(ordinary) - 1)] if ordinary else len(ranked)
+            ranked.insert(at, scratch[number - 1])
+    items[:] = ranked
 
 
 @pytest.hookimpl(wrapper=True)
