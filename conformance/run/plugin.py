@@ -49,13 +49,18 @@ from conformance.ground.secrets import (
     register_secret,
 )
 from conformance.reporting import run_plan
-from conformance.reporting.summaries import SummaryReporter, last_outcome
+from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
 from conformance.run import embedded, report_writers, warm_workers, webhook_sink
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
-from conformance.run.worker_signals import WORKER_PIDS_INPUT, WorkerPids, record_worker_pid
+from conformance.run.worker_signals import (
+    WORKER_PIDS_INPUT,
+    WorkerPids,
+    record_worker_pid,
+    run_stopped,
+)
 
 LEARNT_SECRETS, LEARNT_CODES = "conformance_learnt_secrets", "conformance_learnt_codes"
 # One failure per test, so its message is the conformance clause, not an exception group.
@@ -131,6 +136,9 @@ def pytest_configure(config: pytest.Config) -> None:
                     workerinput[WORKER_PIDS_INPUT], workerinput["workerid"]
                 )
                 config.add_cleanup(lambda: pid_file.unlink(missing_ok=True))
+                config.pluginmanager.register(
+                    _WorkerStop(workerinput[WORKER_PIDS_INPUT]), "conformance-worker-stop"
+                )
             _activate(config, state)
         return
     if not _runs_suites(config):
@@ -337,6 +345,20 @@ def pytest_unconfigure(config: pytest.Config) -> None:
                 embedded.stop_lane(lane)
 
 
+class _WorkerStop:
+    """A worker's side of a stopped run: after each test, whether the controller stopped it
+    (the target went down on another worker); if so, this worker ends too."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+        reason = run_stopped(self.folder)
+        if reason is not None and not item.session.shouldstop:
+            item.session.shouldstop = reason
+
+
 class _XdistBridge:
     """Hands the resolved session to each xdist worker."""
 
@@ -347,6 +369,12 @@ class _XdistBridge:
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput["conformance"] = self.state.lane_for(node.gateway.id).worker_input()
         node.workerinput[WORKER_PIDS_INPUT] = str(self.worker_pids.folder)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """A worker found the target down: the others stop after their current test."""
+        for name, reason in report.user_properties:
+            if name == TARGET_DOWN_PROPERTY:
+                self.worker_pids.announce_stop(f"conformance: {reason}")
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """Learn the secrets a worker learnt, so the last pass over the report folder

@@ -20,10 +20,12 @@ from pathlib import Path
 
 from conformance.ground import stop_signal
 
-__all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid"]
+__all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid", "run_stopped"]
 
 # The workerinput key naming the folder of worker pids.
 WORKER_PIDS_INPUT = "conformance_worker_pids"
+# In that folder: why the run stops (the target went down on some worker), for the others.
+_STOP_FILE = "stop"
 
 
 class WorkerPids:
@@ -55,6 +57,14 @@ class WorkerPids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signum)
 
+    def announce_stop(self, reason: str) -> None:
+        """Tell every worker that the run stops (``run_stopped``): each one ends after the
+        test it is running, whatever it still has queued. With work stealing a worker holds
+        a whole block of tests; it used to learn that the target was down only from its own
+        streak of failures."""
+        with contextlib.suppress(OSError):
+            (self.folder / _STOP_FILE).write_text(reason, encoding="utf-8")
+
     def close(self) -> None:
         for forget in self._forget:
             forget()
@@ -68,3 +78,11 @@ def record_worker_pid(folder: str, worker_id: str) -> Path:
     with contextlib.suppress(OSError):
         path.write_text(str(os.getpid()), encoding="ascii")
     return path
+
+
+def run_stopped(folder: str) -> str | None:
+    """A worker's side: why the controller stopped the run, or None."""
+    try:
+        return (Path(folder) / _STOP_FILE).read_text(encoding="utf-8") or "stopped"
+    except OSError:
+        return None
