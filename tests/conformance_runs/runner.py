@@ -30,12 +30,13 @@ class RunResult:
 # Each run is a fresh interpreter importing pytest, Hypothesis and the whole suite; with
 # bytecode caching off (PYTHONDONTWRITEBYTECODE) that compiling is over a third of a short
 # fault run. The runs share one bytecode cache outside the tree instead.
-_PYCACHE = Path(tempfile.gettempdir()) / f"gpsi-conformance-pycache-{os.getuid()}"
+# (``tests/conftest.py`` points every self-test process at it too.)
+SHARED_PYCACHE = Path(tempfile.gettempdir()) / f"gpsi-conformance-pycache-{os.getuid()}"
 
 
 def _environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+    env["PYTHONPYCACHEPREFIX"] = str(SHARED_PYCACHE)
     return env
 
 
