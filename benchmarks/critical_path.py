@@ -37,9 +37,14 @@ def critical_path(
     levels, alone = _concurrency(tests, first, last)
     busy = sum(t["stop"] - t["start"] for t in tests)
     longest = sorted(tests, key=lambda t: t["start"] - t["stop"])[:TOP]
+    marks = timeline.get("session", {})
     return {
         "wall_s": round(command_end - command_start, 2),
         "start_up_s": round(first - command_start, 2),
+        # the start-up's parts: to the end of pytest's configuration (the sandbox started,
+        # the target checked, the sink registered), to the last worker's collection
+        "configured_at_s": _since(marks.get("configured"), command_start),
+        "collected_at_s": _since(marks.get("collected"), command_start),
         "test_phase_s": round(last - first, 2),
         "end_s": round(command_end - last, 2),
         "tests_time_sum_s": round(busy, 2),
@@ -51,6 +56,10 @@ def critical_path(
         "longest_tests": [_entry(t, command_start) for t in longest],
         "waits_s": waits_s,
     }
+
+
+def _since(moment: float | None, origin: float) -> float | None:
+    return None if moment is None else round(moment - origin, 2)
 
 
 def _entry(test: dict[str, Any], origin: float) -> dict[str, Any]:
@@ -99,7 +108,9 @@ def describe(label: str, path: dict[str, Any]) -> str:
         return f"{label}: {path['wall_s']} s, no test ran"
     lines = [
         f"{label}: {path['wall_s']} s = start-up {path.get('start_up_s')} s + tests "
-        f"{path.get('test_phase_s')} s + end {path.get('end_s')} s"
+        f"{path.get('test_phase_s')} s + end {path.get('end_s')} s",
+        f"  start-up: configured (sandbox, preflight, sink) at {path.get('configured_at_s')} s, "
+        f"tests collected (every worker) at {path.get('collected_at_s')} s",
     ]
     if path.get("alone_s") is not None:
         lines.append(

@@ -21,8 +21,22 @@ _tests: dict[str, dict[str, Any]] = {}
 _session: dict[str, float] = {}
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    _session["configured"] = time.time()  # the target checked, the sandbox and sink up
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     _session["session_start"] = time.time()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    _session["collected"] = time.time()  # a serial run's own collection
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    _session["collected"] = max(_session.get("collected", 0.0), time.time())  # the last worker
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
