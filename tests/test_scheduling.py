@@ -12,7 +12,7 @@ import pytest
 
 from conformance.ground import locks
 from conformance.ground.locks import forget_platform_locks, platform_lock
-from conformance.run.scheduling import order_items, platform_locks
+from conformance.run.scheduling import _carry, order_items, platform_locks
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
 SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
@@ -152,3 +152,22 @@ def test_under_xdist_the_second_platform_s_changers_are_spread_among_the_others(
     assert [i.name for i in items] == [
         "patch", "machine", "o0", "o1", "s1", "o2", "o3", "s2", "o4", "o5", "expiry"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "carried"),
+    [
+        (["restore_config"], ["restore_config"], True),  # two changes of the same platforms
+        (["scratch_platform"], ["scratch_platform"], True),
+        (["restore_config"], ["money"], False),  # the next one only relies on it
+        (["money"], ["money"], False),  # shared locks are never carried
+        (["restore_config"], None, False),  # the last test of the process
+    ],
+)
+def test_a_changer_keeps_its_locks_for_a_next_test_that_changes_the_same(first, second, carried):
+    profile = _Profile("other")
+    profile.base_url = TARGET[0]  # type: ignore[attr-defined]
+    item = _Item("a", "endpoints", first)
+    nextitem = None if second is None else _Item("b", "endpoints", second)
+    key = (TARGET[0], tuple(platform_locks(item, profile)))  # type: ignore[arg-type]
+    assert _carry(key, nextitem, profile) is carried  # type: ignore[arg-type]
