@@ -56,6 +56,7 @@ from conformance.run.process_end import end_process
 from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.run.worker_signals import (
+    SHARED_TARGET_INPUT,
     WORKER_PIDS_INPUT,
     WorkerPids,
     record_worker_pid,
@@ -369,6 +370,8 @@ class _XdistBridge:
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput["conformance"] = self.state.lane_for(node.gateway.id).worker_input()
         node.workerinput[WORKER_PIDS_INPUT] = str(self.worker_pids.folder)
+        # one target for every worker (not a sandbox each): its configuration lock is theirs
+        node.workerinput[SHARED_TARGET_INPUT] = len(self.state.lanes()) == 1
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """A worker found the target down: the others stop after their current test."""

@@ -26,6 +26,7 @@ and what starts early so that waits on the target's clock overlap with the rest.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, suppress
 from typing import Any
@@ -37,6 +38,13 @@ from conformance.contract.markers import skip_reason as marker_skip_reason
 from conformance.exchange.evidence import Exchange
 from conformance.ground.locks import platform_lock
 from conformance.run.state import STATE_KEY
+from conformance.run.worker_signals import (
+    SHARED_TARGET_INPUT,
+    WORKER_PIDS_INPUT,
+    announce_changes_done,
+    changes_done,
+    run_stopped,
+)
 
 __all__ = [
     "CONFIG_CHANGING_FIXTURE",
@@ -53,6 +61,9 @@ STARTS_EARLY_MARKER = "starts_early"
 RUNS_LONG_MARKER = "runs_long"
 READS_THE_RUN_MARKER = "reads_the_run"
 EARLY_DONE_KEY = pytest.StashKey[bool]()
+GATE_PASSED_KEY = pytest.StashKey[bool]()
+# the run's worker folder, in the process running the changes that come first, until done
+ANNOUNCER_KEY = pytest.StashKey[str | None]()
 # the locks a changer kept for the next test of this process, which wants the same ones
 _LockKey = tuple[str, tuple[tuple[str, bool], ...]]
 CARRIED_LOCKS_KEY = pytest.StashKey[tuple[_LockKey, ExitStack] | None]()
@@ -115,6 +126,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     locks = platform_locks(item, profile)
     wanted = (profile.base_url, tuple(locks))
+    gate = _start_gate(item)
+    if gate is not None and changes_config(item):
+        item.config.stash[ANNOUNCER_KEY] = gate  # this process runs the first changes
+    elif gate is not None:
+        _wait_for_the_first_changes(gate, profile.request_timeout)
     carried = item.config.stash.get(CARRIED_LOCKS_KEY, None)
     item.config.stash[CARRIED_LOCKS_KEY] = None
     with ExitStack() as stack:
@@ -130,7 +146,43 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         result = yield
         if _carry(wanted, nextitem, profile):
             item.config.stash[CARRIED_LOCKS_KEY] = (wanted, stack.pop_all())
+        elif (folder := item.config.stash.get(ANNOUNCER_KEY, None)) is not None:
+            item.config.stash[ANNOUNCER_KEY] = None
+            announce_changes_done(folder)
         return result
+
+
+def _start_gate(item: pytest.Item) -> str | None:
+    """The run's worker folder, when this is the first test of an xdist worker whose run
+    starts with a change of the configuration of a target every worker shares; else None.
+
+    Every worker started its first test at once, and the change that runs first (on the
+    worker given the first block) waited for all of them to end: with sixteen workers one
+    of them is long (a session's set-up), 3 s at 50 ms and 8 s at 150 ms of the run's
+    critical path, as the longest test waits behind the changes. Those first tests wait for
+    the changes instead (``announce_changes_done``)."""
+    config = item.config
+    if config.stash.get(GATE_PASSED_KEY, False):
+        return None
+    config.stash[GATE_PASSED_KEY] = True
+    workerinput = getattr(config, "workerinput", None) or {}
+    folder = workerinput.get(WORKER_PIDS_INPUT)
+    if not folder or not workerinput.get(SHARED_TARGET_INPUT):
+        return None
+    first = item.session.items[0] if item.session.items else None
+    return str(folder) if first is not None and changes_config(first) else None
+
+
+def _wait_for_the_first_changes(folder: str, bound_s: float) -> None:
+    """Until the worker running the changes says they are done, the run stops, or
+    ``bound_s`` passed (a worker that died with them: the lock still keeps them apart)."""
+    deadline = time.monotonic() + bound_s
+    pause = 0.01
+    while not changes_done(folder) and run_stopped(folder) is None:
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _carry(wanted: _LockKey, nextitem: pytest.Item | None, profile: Any) -> bool:

@@ -20,12 +20,24 @@ from pathlib import Path
 
 from conformance.ground import stop_signal
 
-__all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid", "run_stopped"]
+__all__ = [
+    "SHARED_TARGET_INPUT",
+    "WORKER_PIDS_INPUT",
+    "WorkerPids",
+    "announce_changes_done",
+    "changes_done",
+    "record_worker_pid",
+    "run_stopped",
+]
 
 # The workerinput key naming the folder of worker pids.
 WORKER_PIDS_INPUT = "conformance_worker_pids"
+# The workerinput key saying that every worker of the run tests the one same target.
+SHARED_TARGET_INPUT = "conformance_shared_target"
 # In that folder: why the run stops (the target went down on some worker), for the others.
 _STOP_FILE = "stop"
+# In that folder: the changes of the primary platform that run first are done.
+_CHANGES_DONE_FILE = "changes-done"
 
 
 class WorkerPids:
@@ -86,3 +98,15 @@ def run_stopped(folder: str) -> str | None:
         return (Path(folder) / _STOP_FILE).read_text(encoding="utf-8") or "stopped"
     except OSError:
         return None
+
+
+def announce_changes_done(folder: str) -> None:
+    """A worker's side: the configuration changes that run first are done (the other
+    workers' first tests wait for it: ``scheduling``)."""
+    with contextlib.suppress(OSError):
+        (Path(folder) / _CHANGES_DONE_FILE).touch()
+
+
+def changes_done(folder: str) -> bool:
+    """Whether a worker said that the changes that run first are done."""
+    return (Path(folder) / _CHANGES_DONE_FILE).exists()
