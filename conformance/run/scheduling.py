@@ -10,6 +10,10 @@ and what starts early so that waits on the target's clock overlap with the rest.
   of PATCH /config itself (validation, partial updates, read-only fields, fees) use
   ``scratch_platform``: the second platform when there is one, whose lock only the tests
   acting as it (``second_client``) share, so they run beside the rest (``platform_locks``).
+- **The first changes.** A changer keeps its locks for the next test of its process when
+  that one changes the same platforms (``_carry``). Under xdist against a target every
+  worker shares, the other workers' first tests wait until the changes the run starts with
+  are done (``_start_gate``), instead of making the first change wait for all of them.
 - **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
   session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
   run can ask for it) set up at the start of the run (the quote or challenge that has
