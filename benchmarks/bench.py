@@ -15,13 +15,18 @@ Runs on loopback only, with bounded request counts, and prints one JSON document
   side by side, no xdist); CPU per
   request of the whole run and the suite's own share (everything but the sandboxes' work);
   a run against a sandbox whose quotes live 60 s, with its waits on the target's clock and
-  the rest; the same scaling against one sandbox that answers every request 10 ms late (a
-  remote target, which the workers share);
+  the rest;
+- a remote target (``latency_table.py``): one sandbox answering every request 10, 50 and
+  150 ms late, shared by the workers, serial and ``-n 4``, ``-n 8``, ``-n 16``, as a table;
+- for every run, its critical path (``critical_path.py``, from the timeline that
+  ``run_timeline.py`` records): start-up, the sections in which one test runs alone, the
+  tail, the longest tests, the waits on the target's clock, the end; printed to stderr as
+  each remote-target run ends;
 - with ``--self-tests``, the wall time of the project's own test suite.
 
 Usage: ``python benchmarks/bench.py [--requests 500] [--webhooks 50] [--quotes 200]
-[--skip-suite] [--workers 2,4,8] [--rounds 1] [--quote-lifetime 60] [--slow-target-ms 10]
-[--self-tests]``
+[--skip-suite] [--workers 2,4,8] [--rounds 1] [--quote-lifetime 60] [--latencies 10,50,150]
+[--latency-workers 4,8,16] [--remote-only] [--self-tests]``
 """
 
 from __future__ import annotations
@@ -46,9 +51,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from critical_path import critical_path
+from latency_table import latency_series, table
 
 from conformance.run.embedded import start_embedded
 from conformance.webhooks.sink import EndpointRegistration, SinkServer, SinkView
+
+_HERE = Path(__file__).resolve().parent  # the bench's own modules: run_timeline's folder
 
 
 def percentiles(samples_ms: list[float]) -> dict[str, float]:
@@ -279,10 +288,17 @@ def bench_suite(
             command.append(f"--embedded-sandboxes={sandboxes}")
         if parts:
             command.append(f"--parts={parts}")
+        # each test's start and end, for the critical path (run_timeline.py)
+        timeline_file = Path(report_dir) / "timeline.json"
+        command += ["--", "-p", "run_timeline"]
+        paths = (str(_HERE), os.environ.get("PYTHONPATH"))
+        env = {**os.environ, "BENCH_TIMELINE": str(timeline_file),
+               "PYTHONPATH": os.pathsep.join(p for p in paths if p)}  # fmt: skip
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started_at = time.time()
         t0 = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, stdin=subprocess.DEVNULL)  # fmt: skip
+                                   text=True, stdin=subprocess.DEVNULL, env=env)  # fmt: skip
         output: list[str] = []
         reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
         reader.start()
@@ -293,10 +309,12 @@ def bench_suite(
                     sandbox_cpu[child] = max(sandbox_cpu.get(child, 0.0), _cpu_s(child))
             time.sleep(0.1)
         wall = time.perf_counter() - t0
+        ended_at = time.time()
         reader.join(10)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         summary = json.loads((Path(report_dir) / "summary.json").read_text())
         part_seconds = _part_seconds(Path(report_dir) / "junit.xml")
+        timeline = json.loads(timeline_file.read_text()) if timeline_file.exists() else {}
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     requests = summary.get("requests") or 0
     target_cpu = sum(sandbox_cpu.values())
@@ -316,6 +334,7 @@ def bench_suite(
         ),
         "waits_s": waits,
         "part_seconds": part_seconds,
+        "critical_path": critical_path(timeline, started_at, ended_at, workers or 1, waits),
     }
     if embedded_args:
         figures["embedded_args"] = embedded_args
@@ -414,25 +433,16 @@ def _scaling(
     return figures
 
 
-def suite_figures(
-    workers: list[int], quote_lifetime: int, slow_ms: int, rounds: int = 1
-) -> dict[str, Any]:
+def suite_figures(workers: list[int], quote_lifetime: int, rounds: int = 1) -> dict[str, Any]:
     runs = _scaling(workers, rounds=rounds)
     ceiling = _split_ceiling(rounds)
     # the workers of a run against any other target share it: so does this series
     shared = _scaling(workers, rounds=rounds, sandboxes=1)
     slow = bench_suite(None, embedded_args=f"--quote-lifetime {quote_lifetime}")
-    latency: dict[str, Any] = {}
-    if slow_ms:
-        # a remote target, shared by the workers, whose latency, not the suite's CPU,
-        # bounds the run
-        delay = f"--response-delay {slow_ms / 1000:g}"
-        latency[f"target_answers_after_{slow_ms}_ms"] = _scaling(workers, delay, sandboxes=1)
     return {
         "embedded": runs,
         "embedded_two_independent_halves": ceiling,
         "embedded_one_shared_sandbox": shared,
-        **latency,
         f"quotes_live_{quote_lifetime}_s": {
             **slow,
             "longest_wait_s": max(slow["waits_s"], default=0),
@@ -450,25 +460,36 @@ def main() -> int:
     parser.add_argument("--workers", default="2,4,8", help="worker counts to compare to serial")
     parser.add_argument("--quote-lifetime", type=int, default=60, help="quote lifetime (s) "
                         "of the sandbox for the slow-target run")  # fmt: skip
-    parser.add_argument("--slow-target-ms", type=int, default=10,
-                        help="latency (ms) added to every answer of the sandbox for the "
-                        "scaling run; 0 skips it")  # fmt: skip
+    parser.add_argument("--latencies", default="10,50,150",
+                        help="latencies (ms) of the remote-target table: one sandbox shared by "
+                        "the workers answering each request that late; empty skips it")  # fmt: skip
+    parser.add_argument("--latency-workers", default="4,8,16",
+                        help="worker counts of the remote-target table")  # fmt: skip
+    parser.add_argument("--remote-only", action="store_true",
+                        help="only the remote-target table (with its critical paths)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1,
                         help="alternated rounds of the embedded serial/worker runs; the "
                         "speed-ups are medians of each round's own ratio")  # fmt: skip
     parser.add_argument("--self-tests", action="store_true",
                         help="also time the project's own test suite (minutes)")  # fmt: skip
     args = parser.parse_args()
-    figures: dict[str, Any] = {
-        "reference": bench_reference(args.requests),
-        "webhooks": bench_webhooks(args.webhooks),
-        "money": bench_money(args.quotes),
-    }
-    if not args.skip_suite:
-        workers = [int(n) for n in args.workers.split(",") if n.strip()]
-        figures["suite"] = suite_figures(
-            workers, args.quote_lifetime, args.slow_target_ms, args.rounds
-        )
+    figures: dict[str, Any] = {}
+    numbers = lambda text: [int(n) for n in text.split(",") if n.strip()]  # noqa: E731
+    if not args.remote_only:
+        figures["reference"] = bench_reference(args.requests)
+        figures["webhooks"] = bench_webhooks(args.webhooks)
+        figures["money"] = bench_money(args.quotes)
+        if not args.skip_suite:
+            figures["suite"] = suite_figures(
+                numbers(args.workers), args.quote_lifetime, args.rounds
+            )
+    if numbers(args.latencies) and not args.skip_suite:
+        # a remote target, shared by the workers, whose latency, not the suite's CPU,
+        # bounds the run
+        remote = latency_series(bench_suite, numbers(args.latencies),
+                                numbers(args.latency_workers))  # fmt: skip
+        figures["remote_target"] = remote
+        print(table(remote), file=sys.stderr)
     if args.self_tests:
         figures["self_tests"] = bench_self_tests()
     print(json.dumps(figures, indent=2))

@@ -6,13 +6,26 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from conformance.ground import locks
 from conformance.ground.locks import forget_platform_locks, platform_lock
-from conformance.run.scheduling import order_items, platform_locks
+from conformance.run.scheduling import (
+    _carry,
+    _start_gate,
+    _wait_for_the_first_changes,
+    order_items,
+    platform_locks,
+)
+from conformance.run.worker_signals import (
+    SHARED_TARGET_INPUT,
+    WORKER_PIDS_INPUT,
+    WorkerPids,
+    announce_changes_done,
+)
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
 SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
@@ -137,3 +150,79 @@ def test_the_lock_files_of_a_target_that_is_gone_are_removed():
     assert path.exists() and path.with_suffix(".turnstile").exists()
     forget_platform_locks(target[0], target[1], "never-locked")
     assert not path.exists() and not path.with_suffix(".turnstile").exists()
+
+
+def test_under_xdist_the_second_platform_s_changers_are_spread_among_the_others():
+    items = [_Item(f"o{n}", "resources", ["money"]) for n in range(6)]
+    items += [
+        _Item("patch", "endpoints", ["client", "restore_config"]),
+        _Item("machine", "transitions", ["money"], long=True),
+        _Item("s1", "errors", ["scratch_platform"]),
+        _Item("s2", "errors", ["scratch_platform"]),
+        _Item("expiry", "errors", ["money"], early=("quote_left_to_expire",)),
+    ]
+    order_items(items, spread_scratch=True)  # type: ignore[arg-type]
+    assert [i.name for i in items] == [
+        "patch", "machine", "o0", "o1", "s1", "o2", "o3", "s2", "o4", "o5", "expiry"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "carried"),
+    [
+        (["restore_config"], ["restore_config"], True),  # two changes of the same platforms
+        (["scratch_platform"], ["scratch_platform"], True),
+        (["restore_config"], ["money"], False),  # the next one only relies on it
+        (["money"], ["money"], False),  # shared locks are never carried
+        (["restore_config"], None, False),  # the last test of the process
+    ],
+)
+def test_a_changer_keeps_its_locks_for_a_next_test_that_changes_the_same(first, second, carried):
+    profile = _Profile("other")
+    profile.base_url = TARGET[0]  # type: ignore[attr-defined]
+    item = _Item("a", "endpoints", first)
+    nextitem = None if second is None else _Item("b", "endpoints", second)
+    key = (TARGET[0], tuple(platform_locks(item, profile)))  # type: ignore[arg-type]
+    assert _carry(key, nextitem, profile) is carried  # type: ignore[arg-type]
+
+
+class _Config:
+    def __init__(self, workerinput):
+        self.stash = pytest.Stash()
+        self.workerinput = workerinput
+
+
+def _first_test(items, workerinput):
+    item = items[1]
+    item.config = _Config(workerinput)
+    item.session = type("Session", (), {"items": items})()
+    return item
+
+
+@pytest.mark.parametrize(
+    ("first", "shared_target", "gated"),
+    [
+        (["restore_config"], True, True),  # the run starts with a change: wait for it
+        (["money"], True, False),  # nothing to wait for
+        (["restore_config"], False, False),  # a sandbox per worker: their locks are apart
+    ],
+)
+def test_first_tests_wait_for_the_changes_a_run_starts_with(tmp_path, first, shared_target, gated):
+    items = [_Item("a", "endpoints", first), _Item("b", "resources", ["money"])]
+    workerinput = {WORKER_PIDS_INPUT: str(tmp_path), SHARED_TARGET_INPUT: shared_target}
+    item = _first_test(items, workerinput)
+    assert _start_gate(item) == (str(tmp_path) if gated else None)  # type: ignore[arg-type]
+    assert _start_gate(item) is None  # type: ignore[arg-type]  (the first test only)
+
+
+def test_the_wait_ends_when_the_changes_are_done_or_the_run_stops(tmp_path):
+    started = time.monotonic()
+    announce_changes_done(str(tmp_path))
+    _wait_for_the_first_changes(str(tmp_path), 30)
+    pids = WorkerPids()
+    try:
+        pids.announce_stop("the target went down")
+        _wait_for_the_first_changes(str(pids.folder), 30)
+    finally:
+        pids.close()
+    assert time.monotonic() - started < 10, "each wait ends on its condition, not its bound"

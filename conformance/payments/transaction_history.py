@@ -132,9 +132,11 @@ class TransactionHistory:
         why: str,
     ) -> dict[str, dict[str, Any]]:
         """Poll the customer's transactions until ``until`` holds for each of the ids; the
-        transactions by id. Bounded by the profile's ``webhook_timeout``, and failing at once
-        when what it waits for can no longer happen: a status outside the interface's set, or
-        a final state (COMPLETED, EXPIRED, FAILED with a final refund) that is not awaited."""
+        customer's transactions by id as that last poll listed them (the awaited ones among
+        them: a caller that wants the whole history then needs no second request). Bounded
+        by the profile's ``webhook_timeout``, and failing at once when what it waits for can
+        no longer happen: a status outside the interface's set, or a final state (COMPLETED,
+        EXPIRED, FAILED with a final refund) that is not awaited."""
         __tracebackhide__ = True
         deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
@@ -145,7 +147,7 @@ class TransactionHistory:
             waiting = [i for i in transaction_ids if i not in listed or not until(listed[i])]
             if not waiting:
                 progress.done()
-                return {i: listed[i] for i in transaction_ids}
+                return {i: t for i, t in listed.items() if isinstance(i, str)}
             for i in waiting:
                 if i in listed:
                     _fail_if_it_cannot_happen(listed[i], status_name, why)

@@ -240,6 +240,22 @@ def _launch_sandbox_early(ns: argparse.Namespace, profile: TargetProfile | None 
         )
 
 
+def _resolve_auto_workers(ns: argparse.Namespace, profile: TargetProfile | None) -> None:
+    """``-n auto``: a worker count that suits the target (its measured latency, not only
+    the CPUs: ``worker_count``), said on the console. A profile that cannot be resolved
+    here leaves ``auto`` to xdist (the plugin then reports the profile's problem)."""
+    from conformance.run.worker_count import AUTO_WORDS, auto_workers
+
+    if ns.workers not in AUTO_WORDS:
+        return
+    profile = profile or _command_line_profile(ns)
+    if profile is None:
+        return
+    chosen = auto_workers(profile)
+    ns.workers = str(chosen.count)
+    print(f"conformance: -n auto: {chosen.reason}", file=sys.stderr)
+
+
 def _worker_count(workers: str | None) -> int:
     """The number of xdist workers ``-n`` asks for (``auto``/``logical``: about the CPUs)."""
     if not workers:
@@ -264,6 +280,7 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
     code: int = pytest.ExitCode.INTERRUPTED
     try:
         use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
+        _resolve_auto_workers(ns, profile)
         _launch_sandbox_early(ns, profile)
         if ns.workers and ns.workers != "0":
             warm_workers.start()  # after the sandbox's launch: it overlaps the imports

@@ -10,6 +10,10 @@ and what starts early so that waits on the target's clock overlap with the rest.
   of PATCH /config itself (validation, partial updates, read-only fields, fees) use
   ``scratch_platform``: the second platform when there is one, whose lock only the tests
   acting as it (``second_client``) share, so they run beside the rest (``platform_locks``).
+- **The first changes.** A changer keeps its locks for the next test of its process when
+  that one changes the same platforms (``_carry``). Under xdist against a target every
+  worker shares, the other workers' first tests wait until the changes the run starts with
+  are done (``_start_gate``), instead of making the first change wait for all of them.
 - **Waits on the target's clock.** A test marked ``@starts_early("fixture")`` gets that
   session-scoped fixture (a public one, from ``fixtures.py``, so the first test of the
   run can ask for it) set up at the start of the run (the quote or challenge that has
@@ -26,6 +30,7 @@ and what starts early so that waits on the target's clock overlap with the rest.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, suppress
 from typing import Any
@@ -37,6 +42,13 @@ from conformance.contract.markers import skip_reason as marker_skip_reason
 from conformance.exchange.evidence import Exchange
 from conformance.ground.locks import platform_lock
 from conformance.run.state import STATE_KEY
+from conformance.run.worker_signals import (
+    SHARED_TARGET_INPUT,
+    WORKER_PIDS_INPUT,
+    announce_changes_done,
+    changes_done,
+    run_stopped,
+)
 
 __all__ = [
     "CONFIG_CHANGING_FIXTURE",
@@ -53,6 +65,12 @@ STARTS_EARLY_MARKER = "starts_early"
 RUNS_LONG_MARKER = "runs_long"
 READS_THE_RUN_MARKER = "reads_the_run"
 EARLY_DONE_KEY = pytest.StashKey[bool]()
+GATE_PASSED_KEY = pytest.StashKey[bool]()
+# the run's worker folder, in the process running the changes that come first, until done
+ANNOUNCER_KEY = pytest.StashKey[str | None]()
+# the locks a changer kept for the next test of this process, which wants the same ones
+_LockKey = tuple[str, tuple[tuple[str, bool], ...]]
+CARRIED_LOCKS_KEY = pytest.StashKey[tuple[_LockKey, ExitStack] | None]()
 # nodeid -> the exchanges its early set-up made (evidence of that test)
 EARLY_EVIDENCE_KEY = pytest.StashKey[dict[str, list[Exchange]]]()
 
@@ -67,22 +85,41 @@ def starts_early(item: pytest.Item) -> tuple[str, ...]:
     return tuple(str(name) for mark in item.iter_markers(STARTS_EARLY_MARKER) for name in mark.args)
 
 
-def order_items(items: list[pytest.Item]) -> None:
+def order_items(items: list[pytest.Item], *, spread_scratch: bool = False) -> None:
     """Configuration-changing tests first, then long tests, the rest, tests that started
-    early, and the readers of the whole run last (stable within each group)."""
+    early, and the readers of the whole run last (stable within each group).
+
+    With ``spread_scratch`` (under xdist) the tests that change only the second platform
+    (``scratch_platform`` when the profile has one) are spread evenly among the rest instead
+    of running first: each holds that platform's lock alone, so side by side at the start
+    they kept the workers waiting for each other while the long tests waited behind them
+    (a third of a ``-n 8`` run against a target 50 ms away); spread out, one of them runs
+    on one worker at a time while the others go on."""
 
     def rank(item: pytest.Item) -> int:
         if item_part(item) is None:
             return 2
         if any(True for _ in item.iter_markers(READS_THE_RUN_MARKER)):
             return 4
-        if changes_config(item) or SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
-            return 0  # scratch_platform is the primary platform when there is no second
+        if changes_config(item):
+            return 0
+        if SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
+            return 0 if not spread_scratch else 5  # primary platform when there is no second
         if starts_early(item):
             return 3
         return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
 
-    items.sort(key=rank)
+    ranked = sorted(items, key=rank)
+    scratch = [item for item in ranked if rank(item) == 5]
+    if scratch:
+        ranked = [item for item in ranked if rank(item) != 5]
+        ordinary = [i for i, item in enumerate(ranked) if rank(item) == 2]
+        step = max(1, len(ordinary) // (len(scratch) + 1))
+        # from the last insertion point back, so the earlier indices stay right
+        for number in range(len(scratch), 0, -1):
+            at = ordinary[min(number * step, len(ordinary) - 1)] if ordinary else len(ranked)
+            ranked.insert(at, scratch[number - 1])
+    items[:] = ranked
 
 
 @pytest.hookimpl(wrapper=True)
@@ -91,12 +128,75 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     profile = state.profile if state is not None else None
     if profile is None or item_part(item) is None or profile.base_url is None:
         return (yield)
+    locks = platform_locks(item, profile)
+    wanted = (profile.base_url, tuple(locks))
+    gate = _start_gate(item)
+    if gate is not None and changes_config(item):
+        item.config.stash[ANNOUNCER_KEY] = gate  # this process runs the first changes
+    elif gate is not None:
+        _wait_for_the_first_changes(gate, profile.request_timeout)
+    carried = item.config.stash.get(CARRIED_LOCKS_KEY, None)
+    item.config.stash[CARRIED_LOCKS_KEY] = None
     with ExitStack() as stack:
-        # always the primary platform's lock first, then the second's: no two tests can
-        # wait for each other
-        for client_id, shared in platform_locks(item, profile):
-            stack.enter_context(platform_lock(profile.base_url, client_id, shared=shared))
-        return (yield)
+        if carried is not None and carried[0] == wanted:
+            stack.enter_context(carried[1])  # still held since the test before this one
+        else:
+            if carried is not None:
+                carried[1].close()
+            # always the primary platform's lock first, then the second's: no two tests
+            # can wait for each other
+            for client_id, shared in locks:
+                stack.enter_context(platform_lock(profile.base_url, client_id, shared=shared))
+        result = yield
+        if _carry(wanted, nextitem, profile):
+            item.config.stash[CARRIED_LOCKS_KEY] = (wanted, stack.pop_all())
+        elif (folder := item.config.stash.get(ANNOUNCER_KEY, None)) is not None:
+            item.config.stash[ANNOUNCER_KEY] = None
+            announce_changes_done(folder)
+        return result
+
+
+def _start_gate(item: pytest.Item) -> str | None:
+    """The run's worker folder, when this is the first test of an xdist worker whose run
+    starts with a change of the configuration of a target every worker shares; else None.
+
+    Every worker started its first test at once, and the change that runs first (on the
+    worker given the first block) waited for all of them to end: with sixteen workers one
+    of them is long (a session's set-up), 3 s at 50 ms and 8 s at 150 ms of the run's
+    critical path, as the longest test waits behind the changes. Those first tests wait for
+    the changes instead (``announce_changes_done``)."""
+    config = item.config
+    if config.stash.get(GATE_PASSED_KEY, False):
+        return None
+    config.stash[GATE_PASSED_KEY] = True
+    workerinput = getattr(config, "workerinput", None) or {}
+    folder = workerinput.get(WORKER_PIDS_INPUT)
+    if not folder or not workerinput.get(SHARED_TARGET_INPUT):
+        return None
+    first = item.session.items[0] if item.session.items else None
+    return str(folder) if first is not None and changes_config(first) else None
+
+
+def _wait_for_the_first_changes(folder: str, bound_s: float) -> None:
+    """Until the worker running the changes says they are done, the run stops, or
+    ``bound_s`` passed (a worker that died with them: the lock still keeps them apart)."""
+    deadline = time.monotonic() + bound_s
+    pause = 0.01
+    while not changes_done(folder) and run_stopped(folder) is None:
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
+def _carry(wanted: _LockKey, nextitem: pytest.Item | None, profile: Any) -> bool:
+    """Whether this process keeps a changer's locks for the next test, which changes the
+    same platforms: letting go in between let every other worker start a test, all of which
+    the next changer then waited for (2.6 s of a -n 8 run against a target 50 ms away,
+    between the two changes of the primary platform that run first)."""
+    if nextitem is None or item_part(nextitem) is None or all(s for _, s in wanted[1]):
+        return False
+    return (profile.base_url, tuple(platform_locks(nextitem, profile))) == wanted
 
 
 def platform_locks(item: pytest.Item, profile: Any) -> list[tuple[str, bool]]:

@@ -20,10 +20,24 @@ from pathlib import Path
 
 from conformance.ground import stop_signal
 
-__all__ = ["WORKER_PIDS_INPUT", "WorkerPids", "record_worker_pid"]
+__all__ = [
+    "SHARED_TARGET_INPUT",
+    "WORKER_PIDS_INPUT",
+    "WorkerPids",
+    "announce_changes_done",
+    "changes_done",
+    "record_worker_pid",
+    "run_stopped",
+]
 
 # The workerinput key naming the folder of worker pids.
 WORKER_PIDS_INPUT = "conformance_worker_pids"
+# The workerinput key saying that every worker of the run tests the one same target.
+SHARED_TARGET_INPUT = "conformance_shared_target"
+# In that folder: why the run stops (the target went down on some worker), for the others.
+_STOP_FILE = "stop"
+# In that folder: the changes of the primary platform that run first are done.
+_CHANGES_DONE_FILE = "changes-done"
 
 
 class WorkerPids:
@@ -55,6 +69,14 @@ class WorkerPids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signum)
 
+    def announce_stop(self, reason: str) -> None:
+        """Tell every worker that the run stops (``run_stopped``): each one ends after the
+        test it is running, whatever it still has queued. With work stealing a worker holds
+        a whole block of tests; it used to learn that the target was down only from its own
+        streak of failures."""
+        with contextlib.suppress(OSError):
+            (self.folder / _STOP_FILE).write_text(reason, encoding="utf-8")
+
     def close(self) -> None:
         for forget in self._forget:
             forget()
@@ -68,3 +90,23 @@ def record_worker_pid(folder: str, worker_id: str) -> Path:
     with contextlib.suppress(OSError):
         path.write_text(str(os.getpid()), encoding="ascii")
     return path
+
+
+def run_stopped(folder: str) -> str | None:
+    """A worker's side: why the controller stopped the run, or None."""
+    try:
+        return (Path(folder) / _STOP_FILE).read_text(encoding="utf-8") or "stopped"
+    except OSError:
+        return None
+
+
+def announce_changes_done(folder: str) -> None:
+    """A worker's side: the configuration changes that run first are done (the other
+    workers' first tests wait for it: ``scheduling``)."""
+    with contextlib.suppress(OSError):
+        (Path(folder) / _CHANGES_DONE_FILE).touch()
+
+
+def changes_done(folder: str) -> bool:
+    """Whether a worker said that the changes that run first are done."""
+    return (Path(folder) / _CHANGES_DONE_FILE).exists()

@@ -30,12 +30,13 @@ class RunResult:
 # Each run is a fresh interpreter importing pytest, Hypothesis and the whole suite; with
 # bytecode caching off (PYTHONDONTWRITEBYTECODE) that compiling is over a third of a short
 # fault run. The runs share one bytecode cache outside the tree instead.
-_PYCACHE = Path(tempfile.gettempdir()) / f"gpsi-conformance-pycache-{os.getuid()}"
+# (``tests/conftest.py`` points every self-test process at it too.)
+SHARED_PYCACHE = Path(tempfile.gettempdir()) / f"gpsi-conformance-pycache-{os.getuid()}"
 
 
 def _environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+    env["PYTHONPYCACHEPREFIX"] = str(SHARED_PYCACHE)
     return env
 
 
@@ -47,6 +48,7 @@ def _environment() -> dict[str, str]:
 FORK_SERVER_HOLDER = """
 import json, sys, threading
 from conformance.run import warm_workers
+import reference.server.cli  # sandboxes are forked from the server too (warm_sandbox_command)
 if "--thread" in sys.argv:  # a process already running a thread must start no server
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 warm = warm_workers.start()
@@ -93,6 +95,47 @@ def _command(args: list[str]) -> list[str]:
         "from conformance.run.cli import entry; entry()"
     )
     return [*forking, "-c", code]
+
+
+def warm_sandbox_command(*args: str) -> list[str]:
+    """The command of ``python -m reference serve ARGS``, forked from this process's fork
+    server (which has imported the reference: a new Python took about 0.5 s of CPU to), or
+    that very command where there is no server. The command is the launcher's: a SIGTERM
+    ends it, and the server then kills the sandbox (for sandboxes whose state is thrown
+    away; a test of the sandbox's own shutdown starts a new Python)."""
+    forking = _forking_python()
+    if forking is None:
+        return [sys.executable, "-m", "reference", *args]
+    code = (
+        f"import sys; sys.argv = {json.dumps(['reference', *args])}; "
+        "from reference.server.cli import run_and_exit; run_and_exit()"
+    )
+    return [*forking, "-c", code]
+
+
+def aimed_at(banner: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+    """The ``conformance run`` flags and environment that aim a run at a sandbox started
+    apart (its start-up line ``banner``) with what the embedded default takes from that
+    line (``embedded.lane_profile``): the credentials (in the environment, never on a
+    command line), the webhook key, the adapter, the features and the wallet settings."""
+    flags = [
+        f"--target-url={banner['base_url']}",
+        f"--webhook-public-key={banner['webhook_public_key_pem']}",
+        f"--adapter={banner['adapter']}",
+        f"--features={','.join(banner['features'])}",
+        f"--regulated={str(banner['regulated']).lower()}",
+        f"--skip-verification-paperwork={str(banner['skip_verification_paperwork']).lower()}",
+        f"--wallet-enclave-public-key={banner['wallet_enclave_public_key']}",
+        f"--wallet-rp-id={banner['wallet_rp_id']}",
+        f"--wallet-origin={banner['wallet_origin']}",
+        f"--wallet-oidc-issuers={','.join(banner['wallet_oidc_issuers'])}",
+    ]
+    env = {
+        f"CONFORMANCE_{prefix.upper()}CLIENT_{key.upper()}": banner[f"{prefix}client_{key}"]
+        for prefix in ("", "second_", "production_")
+        for key in ("id", "secret")
+    }
+    return flags, env
 
 
 def conformance_run(

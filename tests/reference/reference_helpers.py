@@ -24,6 +24,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from tests.conformance_runs.runner import warm_sandbox_command
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 15.0
 # Extra start-up time per sandbox started together: they compete for the same CPUs.
@@ -114,11 +116,10 @@ class _Spawned:
     stderr_path: Path
 
 
-def _spawn(flags: tuple[str, ...], db: Path | None) -> _Spawned:
-    command = [sys.executable, "-m", "reference", "serve", "--port", "0"]
-    if db is not None:
-        command += ["--db", str(db)]
-    command += list(flags)
+def _spawn(flags: tuple[str, ...], db: Path | None, *, warm: bool = False) -> _Spawned:
+    args = ["serve", "--port", "0", *(["--db", str(db)] if db is not None else []), *flags]
+    # a warm sandbox is forked from a process that has imported the reference already
+    command = warm_sandbox_command(*args) if warm else [sys.executable, "-m", "reference", *args]
     fd, name = tempfile.mkstemp(prefix="reference-stderr-", suffix=".log")
     with os.fdopen(fd, "w") as stderr:
         process = subprocess.Popen(
@@ -167,9 +168,11 @@ def start_sandboxes(*flag_sets: tuple[str, ...]) -> list[RunningSandbox]:
     return started
 
 
-def start_sandbox(*flags: str, db: Path | None = None) -> RunningSandbox:
-    """Start the sandbox on a free loopback port and wait for its start-up line."""
-    return _await_banner(_spawn(flags, db))
+def start_sandbox(*flags: str, db: Path | None = None, warm: bool = False) -> RunningSandbox:
+    """Start the sandbox on a free loopback port and wait for its start-up line; ``warm``:
+    forked from a process that imported it (``warm_sandbox_command``), for a sandbox that
+    is stopped with its state thrown away (stopping it kills it)."""
+    return _await_banner(_spawn(flags, db, warm=warm))
 
 
 def stop_all(sandboxes: list[RunningSandbox]) -> None:

@@ -62,7 +62,7 @@ def test_every_fault_in_the_catalogue_has_a_check() -> None:
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_fault_breaks_its_behaviour(receiver: WebhookReceiver, fault: str) -> None:
     # one sandbox per test, so xdist spreads the start-ups instead of piling them up
-    sandbox = start_sandbox("--fault", fault, *FLAGS.get(fault, ()))
+    sandbox = start_sandbox("--fault", fault, *FLAGS.get(fault, ()), warm=True)
     try:
         assert sandbox.banner["faults"] == [fault]
         CHECKS[fault](sandbox, receiver)

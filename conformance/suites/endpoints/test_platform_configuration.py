@@ -140,8 +140,9 @@ def test_provider_required_customer_fields_are_read_only(scratch_platform):
 
 @pytest.mark.writes
 @pytest.mark.requirement("CONFIG-PER-PLATFORM")
-def test_each_platform_sees_only_its_own_configuration(client, second_client, restore_config):
-    restore_config(second_client)
+def test_each_platform_sees_only_its_own_configuration(client, second_client, scratch_platform):
+    # only the second platform's configuration changes (``scratch_platform`` is that
+    # platform here, restored afterwards): the primary's tests run beside this one
     first_before = client.get("/config").json
     second_before = second_client.get("/config").json
     check(
