@@ -4,6 +4,9 @@ contact verification, KYC links and documents; ``test_faults`` adds them to its 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
+
+import httpx
 
 from .customer_helpers import (
     PDF,
@@ -126,13 +129,19 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert renamed.json()["kycStatus"] == "REJECTED"
 
 
+def _second_consent_patched(client: httpx.Client) -> tuple[str, dict[str, Any]]:
+    """A customer created with a privacy-policy consent, then PATCHed with end-user terms:
+    its URL and the PATCH answer."""
+    body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
+    customer = created(client.post("/customers", json=body))
+    url = f"/customers/{customer['id']}"
+    return url, client.patch(url, json={"agreementConsents": [consent()]}).json()
+
+
 @check("consent-replaces-other-types")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
-        body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
-        customer = created(client.post("/customers", json=body))
-        url = f"/customers/{customer['id']}"
-        patched = client.patch(url, json={"agreementConsents": [consent()]}).json()
+        _, patched = _second_consent_patched(client)
     assert patched["agreementConsents"] == [consent()]
 
 
@@ -246,10 +255,7 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 @check("patch-answer-drops-consents")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
-        body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
-        customer = created(client.post("/customers", json=body))
-        url = f"/customers/{customer['id']}"
-        patched = client.patch(url, json={"agreementConsents": [consent()]}).json()
+        url, patched = _second_consent_patched(client)
         read = client.get(url).json()
     assert [c["type"] for c in patched["agreementConsents"]] == ["SERVICE_END_USER_TERMS"]
     assert sorted(c["type"] for c in read["agreementConsents"]) == [
