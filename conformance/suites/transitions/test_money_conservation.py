@@ -5,27 +5,28 @@ fail (and are refunded) or time out.
 A Hypothesis state machine (``conformance.payments.conservation``) drives a new approved customer's
 account per example at random; after every step it waits until every payment that can settle has
 settled, then checks both balances against what was funded and what the transaction history
-says left, and the history against what was executed.
+says left, and the history against what was executed. The examples are shared out among
+``LANES`` tests, so workers run them side by side.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
 
 from conformance.contract.markers import needs_adapter_hook
 from conformance.ground import hookspecs
-from conformance.payments.conservation import conservation_machine
+from conformance.payments.conservation import LANES, conservation_machine, run_lane
 
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
 # Steps per example: enough for a fund, a quote, an execute and a failing payout in most
-# examples; the examples themselves are the Hypothesis profile's (dev 15, ci 25).
+# examples; the examples themselves are the Hypothesis profile's (dev 15, ci 25), shared out
+# among the lanes.
 STEPS = 8
 
 
 @pytest.mark.runs_long
+@pytest.mark.parametrize("lane", range(LANES), ids=[f"lane-{n + 1}" for n in range(LANES)])
 @needs_adapter_hook(hookspecs.pytest_conformance_failing_account_number)
 @pytest.mark.requirement(
     "QUOTE-EXECUTE-DEBITS-SOURCE",
@@ -35,15 +36,9 @@ STEPS = 8
     "FEES-FIXED-FOR-QUOTE-LIFE",
 )
 def test_money_is_conserved_through_funding_payments_and_refunds(
-    money_customers, external_accounts, funding, quotes, transaction_history
+    lane, money_customers, external_accounts, funding, quotes, transaction_history, pytestconfig
 ):
-    # No shrinking: every replay moves real money on the target; the failing steps are
-    # reported as generated.
-    run_state_machine_as_test(
-        conservation_machine(
-            money_customers, funding, external_accounts, quotes, transaction_history
-        ),
-        settings=settings(
-            stateful_step_count=STEPS, phases=(Phase.explicit, Phase.reuse, Phase.generate)
-        ),
+    machine = conservation_machine(
+        money_customers, funding, external_accounts, quotes, transaction_history
     )
+    run_lane(machine, lane, STEPS, pytestconfig.getoption("hypothesis_seed", None))
