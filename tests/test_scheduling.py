@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from conformance.run.scheduling import (
     _wait_for_the_first_changes,
     order_items,
     platform_locks,
+    worksteal_shares,
 )
 from conformance.run.worker_signals import (
     SHARED_TARGET_INPUT,
@@ -165,6 +167,74 @@ def test_under_xdist_the_second_platform_s_changers_are_spread_among_the_others(
     assert [i.name for i in items] == [
         "patch", "machine", "o0", "o1", "s1", "o2", "o3", "s2", "o4", "o5", "expiry"
     ]  # fmt: skip
+
+
+def test_under_work_stealing_each_long_test_heads_another_worker_s_share():
+    items = [_Item(f"o{n}", "resources", ["money"]) for n in range(14)]
+    items += [_Item(f"lane{n}", "transitions", ["money"], long=True) for n in range(4)]
+    items += [
+        _Item("patch", "endpoints", ["client", "restore_config"]),
+        _Item("patch2", "endpoints", ["client", "restore_config"]),
+    ]
+    order_items(items, workers=3)  # type: ignore[arg-type]
+    names = [i.name for i in items]
+    shares = worksteal_shares(len(names), 3)
+    assert shares == [6, 7, 7]
+    firsts = [names[:6], names[6:13], names[13:]]
+    # the second and third workers start with a long test each; the first after its changes
+    assert firsts[0][:3] == ["patch", "patch2", "lane2"]
+    assert firsts[1][:2] == ["lane0", "lane3"]  # round again: more long tests than workers
+    assert firsts[2][0] == "lane1"
+    assert sorted(names) == sorted(i.name for i in items) and len(set(names)) == 20
+
+
+def test_without_workers_the_long_tests_stay_together_after_the_changes():
+    items = [_Item("o", "resources"), _Item("l1", "transitions", long=True)]
+    items += [_Item("l2", "transitions", long=True)]
+    order_items(items)  # type: ignore[arg-type]
+    assert [i.name for i in items] == ["l1", "l2", "o"]
+
+
+class _TxConfig:
+    """What xdist's scheduler reads of the configuration: ``-n count``."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def getvalue(self, name: str) -> list[str]:
+        assert name == "tx"
+        return [f"{self.count}*popen"]
+
+
+class _Worker:
+    """What xdist's scheduler asks of a worker: its pending tests are recorded."""
+
+    def __init__(self, number: int) -> None:
+        self.shutting_down = False
+        self.gateway = types.SimpleNamespace(id=f"gw{number}")
+        self.sent: list[int] = []
+
+    def send_runtest_some(self, indices: list[int]) -> None:
+        self.sent += indices
+
+    def shutdown(self) -> None:  # nothing left to steal for a worker with a short queue
+        self.shutting_down = True
+
+
+@pytest.mark.parametrize(("total", "count"), [(20, 3), (485, 8), (485, 16), (7, 4)])
+def test_the_shares_are_those_xdist_s_work_stealing_hands_out(total, count):
+    from xdist.scheduler import WorkStealingScheduling
+
+    scheduler = WorkStealingScheduling(_TxConfig(count), log=None)  # type: ignore[arg-type]
+    workers = [_Worker(n) for n in range(count)]
+    for worker in workers:
+        scheduler.add_node(worker)  # type: ignore[arg-type]
+        scheduler.add_node_collection(worker, [f"t{n}" for n in range(total)])  # type: ignore[arg-type]
+    scheduler.schedule()
+    assert [len(w.sent) for w in workers] == worksteal_shares(total, count)
+    assert [w.sent[0] for w in workers if w.sent] == [
+        sum(worksteal_shares(total, count)[:n]) for n in range(count) if workers[n].sent
+    ]
 
 
 @pytest.mark.parametrize(

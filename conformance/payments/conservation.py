@@ -340,7 +340,7 @@ def run_lane(
     No shrinking: every replay moves real money on the target; the failing steps are
     reported as generated.
     """
-    run = profile if profile is not None else settings.default
+    run = profile if profile is not None else settings()  # the loaded profile's values
     chosen = lane_seed(lane, run.derandomize, forced_seed)
     if chosen is not None:
         machine = seed(chosen)(machine)

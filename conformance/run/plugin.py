@@ -407,9 +407,14 @@ def pytest_collection_modifyitems(
     check_adapter_hook_marks(items)
     select_parts(items, _selected_parts(config), config)
     # under xdist, the checks of PATCH /config on the second platform are spread among the
-    # other tests (``order_items``); a serial run keeps each module's tests together
+    # other tests, and the long tests among the workers' shares (``order_items``); a serial
+    # run keeps each module's tests together
+    worker = getattr(config, "workerinput", None)
+    stealing = worker is not None and getattr(config.option, "dist", "no") == "worksteal"
     order_items(
-        items, spread_scratch=hasattr(config, "workerinput") and state.profile.second is not None
+        items,
+        spread_scratch=worker is not None and state.profile.second is not None,
+        workers=int(worker.get("workercount", 0)) if stealing and worker else 0,
     )
     for item in items:
         part = item_part(item)
