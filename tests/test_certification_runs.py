@@ -87,15 +87,18 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 def test_a_full_certification_states_its_plan_and_coverage_and_verifies_offline(
     tmp_path: Path,
 ) -> None:
-    """One whole serial run against the embedded sandbox (a fault waived): the bundle's
-    verify output prints the plan, the profile, the kit's version, the coverage and the
-    waivers, and fails after a changed byte."""
+    """One whole serial run against the embedded sandbox (a fault waived), its report folder
+    named by the profile file: the bundle is written there by default, and its verify output
+    prints the plan, the profile, the kit's version, the coverage and the waivers, and fails
+    after a changed byte."""
     private, public = _certifier(tmp_path)
-    bundle = tmp_path / "bundle.zip"
-    done = _cli("certify", "--signing-key", str(private), "--bundle", str(bundle),
-                f"--report-dir={tmp_path / 'reports'}", "--embedded-args=--fault transfer-out-gone",
+    profile = tmp_path / "profile.toml"
+    profile.write_text(f"report_dir = {json.dumps(str(tmp_path / 'reports'))}\n")
+    done = _cli("certify", "--signing-key", str(private), f"--profile={profile}",
+                "--embedded-args=--fault transfer-out-gone",
                 f"--waivers={_waivers(tmp_path, '2999-12-31')}")  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    bundle = tmp_path / "reports" / "certification.zip"
     assert "1 waived" in done.stdout
     evidence = (tmp_path / "reports" / "evidence").glob("exchanges-*.jsonl")
     rows = [json.loads(line) for path in evidence for line in path.read_text().splitlines()]

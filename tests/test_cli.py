@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,37 @@ def test_a_run_loads_only_the_plugins_it_needs():
         "hypothesispytest",
         "conformance.run.plugin",
     }
+
+
+def test_a_profile_file_s_report_dir_is_where_the_run_writes(tmp_path):
+    """The profile file's ``report_dir`` (relative to where the command runs) is the folder
+    the run claims, writes and lists; its variable and ``--report-dir`` come before it."""
+    (tmp_path / "profile.toml").write_text('report_dir = "from-profile"\n')
+    command = [sys.executable, "-m", "conformance.run.cli", "run", "--profile=profile.toml",
+               "--parts=versioning"]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "CONFORMANCE_REPORT_DIR"}
+
+    def run(*extra: str, **more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command, *extra], capture_output=True, text=True, timeout=120, check=False,
+            cwd=tmp_path, env={**env, **more},
+        )  # fmt: skip
+
+    done = run()
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    summary = json.loads((tmp_path / "from-profile" / "summary.json").read_text())
+    assert summary["verdict"] == "passed"
+    assert (tmp_path / "from-profile" / "junit.xml").is_file()
+    assert any((tmp_path / "from-profile" / "allure-results").iterdir())
+    assert "from-profile/summary.md" in done.stdout
+    assert not (tmp_path / "reports").exists()
+    by_variable = run(CONFORMANCE_REPORT_DIR="from-variable")
+    by_flag = run("--report-dir=from-flag", CONFORMANCE_REPORT_DIR="from-variable")
+    assert by_variable.returncode == 0 and by_flag.returncode == 0, by_flag.stdout[-3000:]
+    assert (tmp_path / "from-variable" / "summary.json").is_file()
+    assert (tmp_path / "from-flag" / "summary.json").is_file()
+    # the profile's folder still holds its own run's reports (the others claimed theirs)
+    assert json.loads((tmp_path / "from-profile" / "summary.json").read_text()) == summary
 
 
 @pytest.mark.parametrize(

@@ -175,34 +175,40 @@ def _run_args(rest: list[str]) -> list[str]:
     return [*rest, "--", RECORD_EXCHANGES_FLAG]
 
 
+def _parsed_run(rest: list[str]) -> argparse.Namespace | None:
+    """The run's command line, parsed; None where it does not parse (the run reports that
+    usage error itself)."""
+    import contextlib
+    import io
+
+    from conformance.run.cli import build_parser, join_dash_values
+
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            return build_parser().parse_args(join_dash_values(["run", *rest]))
+    except SystemExit:
+        return None
+
+
 def _report_dir(rest: list[str]) -> Path:
-    import os
+    """The folder the run writes: as ``conformance run`` resolves it (the flag, its
+    variable, the profile file's ``report_dir``), or as named where the line does not parse."""
+    from conformance.run.cli import run_report_dir
+    from conformance.run.run_outcome import report_dir_in
 
-    from conformance.ground.options import REPORT_DIR
-
-    head = rest[: rest.index("--")] if "--" in rest else rest
-    for index, arg in enumerate(head):
-        if arg == REPORT_DIR.flag and index + 1 < len(head):
-            return Path(head[index + 1])
-        if arg.startswith(REPORT_DIR.flag + "="):
-            return Path(arg.split("=", 1)[1])
-    return Path(os.environ.get(REPORT_DIR.env) or "reports")
+    ns = _parsed_run(rest)
+    return report_dir_in(rest) if ns is None else run_report_dir(ns)
 
 
 def _narrowing(rest: list[str]) -> list[dict[str, str]]:
     """How the run arguments narrow the selection, as far as they tell ([] when they do not
     parse: the run reports that usage error itself)."""
-    import contextlib
-    import io
     import os
 
     from conformance.reporting.run_plan import narrowing_in_arguments
-    from conformance.run.cli import build_parser
 
-    try:
-        with contextlib.redirect_stderr(io.StringIO()):
-            ns = build_parser().parse_args(["run", *rest])
-    except SystemExit:
+    ns = _parsed_run(rest)
+    if ns is None:
         return []
     extra = list(ns.pytest_args)
     return narrowing_in_arguments(ns.parts, extra[1:] if extra[:1] == ["--"] else extra, os.environ)

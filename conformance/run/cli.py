@@ -169,9 +169,10 @@ def suite_paths(parts: str | None) -> list[str]:
     return [str(SUITES_DIR / part) for part in chosen]
 
 
-def pytest_arguments(ns: argparse.Namespace) -> list[str]:
-    """The pytest command line for a ``conformance run``."""
-    report_dir = Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
+def pytest_arguments(ns: argparse.Namespace, report_dir: Path | None = None) -> list[str]:
+    """The pytest command line for a ``conformance run`` writing to ``report_dir`` (by
+    default the folder the command line and the environment name)."""
+    report_dir = report_dir or _report_dir(ns, None)
     args = [
         *suite_paths(ns.parts),
         *session_arguments(report_dir, RUN_PLUGINS),
@@ -213,7 +214,9 @@ def _command_line_profile(ns: argparse.Namespace) -> TargetProfile | None:
         return None
 
 
-def _handed_over(ns: argparse.Namespace, profile: TargetProfile | None) -> list[object]:
+def _handed_over(
+    ns: argparse.Namespace, profile: TargetProfile | None, report_dir: Path
+) -> list[object]:
     """The plugin objects that hand the resolved profile to the run in this process (none
     when pytest arguments after ``--`` may set a setting: the plugin resolves it then)."""
     from conformance.ground.profile_loading import ResolvedProfile
@@ -223,7 +226,7 @@ def _handed_over(ns: argparse.Namespace, profile: TargetProfile | None) -> list[
     if profile is None or any(arg.startswith(flags) for arg in extra):
         return []
     # the reports go where the command line claimed the folder (and pointed JUnit, Allure)
-    return [ResolvedProfile(dataclasses.replace(profile, report_dir=str(_report_dir(ns))))]
+    return [ResolvedProfile(dataclasses.replace(profile, report_dir=str(report_dir)))]
 
 
 def _launch_sandbox_early(ns: argparse.Namespace, profile: TargetProfile | None = None) -> None:
@@ -263,8 +266,11 @@ def _worker_count(workers: str | None) -> int:
     return int(workers) if workers.isdigit() else embedded.usable_cpus()
 
 
-def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) -> int:
-    """Run the suite in this process; the exit code, with the reports saying the same.
+def command_run(
+    ns: argparse.Namespace, profile: TargetProfile | None = None, report_dir: Path | None = None
+) -> int:
+    """Run the suite in this process, writing to ``report_dir`` (``_report_dir`` by default);
+    the exit code, with the reports saying the same.
 
     However the run ends (a verdict, a usage error, Ctrl-C or SIGTERM at any moment, a
     crash), the summary in the report folder is this run's and agrees with the exit code.
@@ -278,6 +284,7 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
     outcome.usage_error = None
     crash: BaseException | None = None
     code: int = pytest.ExitCode.INTERRUPTED
+    report_dir = report_dir or _report_dir(ns, profile)
     try:
         use_private_bytecode_cache()  # workers and the embedded sandbox inherit it
         _resolve_auto_workers(ns, profile)
@@ -285,7 +292,9 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
         if ns.workers and ns.workers != "0":
             warm_workers.start()  # after the sandbox's launch: it overlaps the imports
         try:
-            code = pytest.main(pytest_arguments(ns), plugins=_handed_over(ns, profile))
+            code = pytest.main(
+                pytest_arguments(ns, report_dir), plugins=_handed_over(ns, profile, report_dir)
+            )
         finally:
             embedded.cancel_early()  # pytest stopped before the plugin took it
             warm_workers.stop()
@@ -293,7 +302,7 @@ def command_run(ns: argparse.Namespace, profile: TargetProfile | None = None) ->
         pass
     except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
         crash = exc
-    return session_exit_code(code, crash, _report_dir(ns))
+    return session_exit_code(code, crash, report_dir)
 
 
 def session_exit_code(code: int, crash: BaseException | None, report_dir: Path) -> int:
@@ -333,9 +342,18 @@ def session_exit_code(code: int, crash: BaseException | None, report_dir: Path) 
     return EXIT_INCOMPLETE
 
 
-def _report_dir(ns: argparse.Namespace) -> Path:
-    """The run's report folder: ``--report-dir``, else its variable, else ``reports``."""
+def _report_dir(ns: argparse.Namespace, profile: TargetProfile | None) -> Path:
+    """The run's report folder: ``--report-dir``, else its variable, else the profile file's
+    ``report_dir``, else ``reports`` (the order in which ``profile`` resolved it). Without a
+    profile (one the plugin will report as a usage error), the file is not read."""
+    if profile is not None:
+        return Path(profile.report_dir)
     return Path(ns.conformance_report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
+
+
+def run_report_dir(ns: argparse.Namespace) -> Path:
+    """The folder ``conformance run`` with the parsed command line ``ns`` writes to."""
+    return _report_dir(ns, _command_line_profile(ns))
 
 
 def _baseline_of(ns: argparse.Namespace, profile: TargetProfile | None) -> str | None:
@@ -351,16 +369,15 @@ def run_and_report(ns: argparse.Namespace) -> int:
 
     opt.use_run_spelling()  # usage errors name --parts and --profile, as typed here
     run_outcome.RUN.report_dir, run_outcome.RUN.code = None, None
-    report_dir = _report_dir(ns)
     profile = _command_line_profile(ns)  # resolved once here, for the claim and the sandbox
+    report_dir = _report_dir(ns, profile)
     if not run_outcome.claim(report_dir, _baseline_of(ns, profile)):
         print(f"conformance: exit {EXIT_USAGE}")
         return EXIT_USAGE
     run_outcome.RUN.report_dir = report_dir
     run_outcome.write_verdict_only(report_dir, "incomplete", None)
-    run_outcome.RUN.code = command_run(
-        ns, profile
-    )  # the verdict is said: a stop now ends with this code
+    # the verdict is said: a stop now ends with this code
+    run_outcome.RUN.code = command_run(ns, profile, report_dir)
     print(f"{render_locations(report_dir)}\nconformance: exit {run_outcome.RUN.code}")
     return run_outcome.RUN.code
 
