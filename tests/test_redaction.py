@@ -99,6 +99,21 @@ def test_secrets_learnt_from_exchanges_are_scrubbed_everywhere():
     assert "agent-token" not in text and "access-token" not in text
 
 
+def test_a_request_s_one_time_code_is_masked_but_not_a_currency_code():
+    """``code`` in a request is a one-time code (confirm, authorize), except in a currency
+    object (the events a receiver check delivers): ``USD`` stays readable everywhere."""
+    redactor = Redactor()
+    confirm = redactor.body(b'{"code": "731946"}', request=True)
+    assert "731946" not in confirm and REDACTED in confirm
+    event = (
+        b'{"type": "OUTGOING_PAYMENT.COMPLETED", "data": {"sentAmount": {"amount": 1000,'
+        b' "currency": {"code": "XPF", "name": "CFP franc", "decimals": 0}}}}'
+    )
+    shown = redactor.body(event, request=True)
+    assert '"code": "XPF"' in shown and REDACTED not in shown
+    assert scrub("sent 1000 XPF") == "sent 1000 XPF"  # not learnt as a one-time code
+
+
 def test_deeply_nested_values_are_scrubbed_without_recursion():
     value: object = SECRET
     for _ in range(50_000):

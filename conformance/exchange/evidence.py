@@ -70,7 +70,9 @@ _SECRET_KEYS = frozenset(
         "production_client_secret",
     )
 )
-# In requests `code` carries one-time codes; in responses it is an error or currency code.
+# In requests `code` carries one-time codes (§4 verify-*/confirm, quote authorize); in
+# responses it is an error or currency code, and so it is in a request's currency object
+# (`{code, name?, symbol?, decimals}`, §2: in the events a receiver check delivers).
 _SECRET_REQUEST_KEYS = _SECRET_KEYS | {"code"}
 _ONE_TIME_KEYS = frozenset(("code", "otp", "otpcode", "otp_code"))
 _SECRET_HEADERS = frozenset(
@@ -161,7 +163,7 @@ def learn_secrets(value: Any, *, request: bool) -> None:
         item = stack.pop()
         if isinstance(item, dict):
             for key, inner in item.items():
-                if isinstance(inner, str) and isinstance(key, str) and key.lower() in keys:
+                if isinstance(inner, str) and isinstance(key, str) and _is_secret(key, item, keys):
                     if key.lower() in _ONE_TIME_KEYS:
                         register_one_time_code(inner)
                     else:
@@ -190,10 +192,17 @@ def learn_authorization(value: str) -> None:
         register_secret(credential.strip())
 
 
+def _is_secret(key: str, holder: Mapping[str, Any], keys: frozenset[str]) -> bool:
+    """Whether ``holder``'s member ``key`` holds a secret: a secret key, other than the
+    ``code`` of a currency object (one with ``decimals``)."""
+    name = key.lower()
+    return name in keys and not (name == "code" and "decimals" in holder)
+
+
 def _mask(value: Any, keys: frozenset[str]) -> Any:
     if isinstance(value, dict):
         return {
-            k: (REDACTED if k.lower() in keys and v is not None else _mask(v, keys))
+            k: (REDACTED if v is not None and _is_secret(k, value, keys) else _mask(v, keys))
             for k, v in value.items()
         }
     if isinstance(value, list):
