@@ -4,6 +4,7 @@ re-entrant in a process."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from conformance.run.scheduling import (
     _wait_for_the_first_changes,
     order_items,
     platform_locks,
+    spread_long_tests,
     worksteal_shares,
 )
 from conformance.run.worker_signals import (
@@ -28,6 +30,8 @@ from conformance.run.worker_signals import (
     WorkerPids,
     announce_changes_done,
 )
+
+from .conformance_runs.runner import conformance_run
 
 TARGET = ("http://127.0.0.1:1/2025-10-13", "test-scheduling-client")
 SUITES_PARTS_ROOT = Path("/kit/conformance/suites")
@@ -176,7 +180,8 @@ def test_under_work_stealing_each_long_test_heads_another_worker_s_share():
         _Item("patch", "endpoints", ["client", "restore_config"]),
         _Item("patch2", "endpoints", ["client", "restore_config"]),
     ]
-    order_items(items, workers=3)  # type: ignore[arg-type]
+    order_items(items)  # type: ignore[arg-type]
+    spread_long_tests(items, 3, spread_scratch=False)  # type: ignore[arg-type]
     names = [i.name for i in items]
     shares = worksteal_shares(len(names), 3)
     assert shares == [6, 7, 7]
@@ -192,7 +197,27 @@ def test_without_workers_the_long_tests_stay_together_after_the_changes():
     items = [_Item("o", "resources"), _Item("l1", "transitions", long=True)]
     items += [_Item("l2", "transitions", long=True)]
     order_items(items)  # type: ignore[arg-type]
+    spread_long_tests(items, 1, spread_scratch=False)  # type: ignore[arg-type]
     assert [i.name for i in items] == ["l1", "l2", "o"]
+
+
+@pytest.mark.slow
+def test_in_a_run_under_work_stealing_the_lanes_run_on_different_workers(tmp_path):
+    """The whole path: the controller tells its workers that it steals work, each worker
+    spreads the long tests over the shares of what is left after ``-k``, and the four lanes
+    of the money-conservation machine run two on each of two workers."""
+    # twenty tests: in order, the four lanes would all fall in the first worker's share
+    run = conformance_run(
+        tmp_path, "--parts=transitions", "-n", "2", "--", "-k", "money_is_conserved or execute"
+    )
+    assert run.code == 0, run.output[-3000:]
+    threads: dict[str, list[str]] = {}
+    for path in (tmp_path / "allure-results").glob("*-result.json"):
+        result = json.loads(path.read_text())
+        if "[lane-" in result["name"]:
+            thread = next(lb["value"] for lb in result["labels"] if lb["name"] == "thread")
+            threads.setdefault(thread, []).append(result["name"])
+    assert sorted(len(lanes) for lanes in threads.values()) == [2, 2], threads
 
 
 class _TxConfig:

@@ -57,6 +57,7 @@ from conformance.run.scheduling import order_items
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.run.worker_signals import (
     SHARED_TARGET_INPUT,
+    WORK_STEALING_INPUT,
     WORKER_PIDS_INPUT,
     WorkerPids,
     record_worker_pid,
@@ -372,6 +373,7 @@ class _XdistBridge:
         node.workerinput[WORKER_PIDS_INPUT] = str(self.worker_pids.folder)
         # one target for every worker (not a sandbox each): its configuration lock is theirs
         node.workerinput[SHARED_TARGET_INPUT] = len(self.state.lanes()) == 1
+        node.workerinput[WORK_STEALING_INPUT] = node.config.option.dist == "worksteal"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """A worker found the target down: the others stop after their current test."""
@@ -407,14 +409,12 @@ def pytest_collection_modifyitems(
     check_adapter_hook_marks(items)
     select_parts(items, _selected_parts(config), config)
     # under xdist, the checks of PATCH /config on the second platform are spread among the
-    # other tests, and the long tests among the workers' shares (``order_items``); a serial
-    # run keeps each module's tests together
-    worker = getattr(config, "workerinput", None)
-    stealing = worker is not None and getattr(config.option, "dist", "no") == "worksteal"
+    # other tests (``order_items``; the long tests among the workers' shares, last of all:
+    # ``scheduling.pytest_collection_modifyitems``); a serial run keeps each module's
+    # tests together
     order_items(
         items,
-        spread_scratch=worker is not None and state.profile.second is not None,
-        workers=int(worker.get("workercount", 0)) if stealing and worker else 0,
+        spread_scratch=hasattr(config, "workerinput") and state.profile.second is not None,
     )
     for item in items:
         part = item_part(item)

@@ -44,6 +44,7 @@ from conformance.ground.locks import platform_lock
 from conformance.run.state import STATE_KEY
 from conformance.run.worker_signals import (
     SHARED_TARGET_INPUT,
+    WORK_STEALING_INPUT,
     WORKER_PIDS_INPUT,
     announce_changes_done,
     changes_done,
@@ -85,9 +86,23 @@ def starts_early(item: pytest.Item) -> tuple[str, ...]:
     return tuple(str(name) for mark in item.iter_markers(STARTS_EARLY_MARKER) for name in mark.args)
 
 
-def order_items(
-    items: list[pytest.Item], *, spread_scratch: bool = False, workers: int = 0
-) -> None:
+def _rank(item: pytest.Item, spread_scratch: bool) -> int:
+    """The group of ``item`` in a run's order: 0 changes first, 1 long, 2 ordinary, 3 started
+    early, 4 reads the run, 5 changes only the second platform (spread among the rest)."""
+    if item_part(item) is None:
+        return 2
+    if any(True for _ in item.iter_markers(READS_THE_RUN_MARKER)):
+        return 4
+    if changes_config(item):
+        return 0
+    if SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
+        return 0 if not spread_scratch else 5  # primary platform when there is no second
+    if starts_early(item):
+        return 3
+    return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
+
+
+def order_items(items: list[pytest.Item], *, spread_scratch: bool = False) -> None:
     """Configuration-changing tests first, then long tests, the rest, tests that started
     early, and the readers of the whole run last (stable within each group).
 
@@ -96,37 +111,38 @@ def order_items(
     of running first: each holds that platform's lock alone, so side by side at the start
     they kept the workers waiting for each other while the long tests waited behind them
     (a third of a ``-n 8`` run against a target 50 ms away); spread out, one of them runs
-    on one worker at a time while the others go on.
-
-    With ``workers`` (under xdist's work stealing) the long tests head the shares of
-    different workers (``_spread_long``)."""
-
-    def rank(item: pytest.Item) -> int:
-        if item_part(item) is None:
-            return 2
-        if any(True for _ in item.iter_markers(READS_THE_RUN_MARKER)):
-            return 4
-        if changes_config(item):
-            return 0
-        if SCRATCH_PLATFORM_FIXTURE in getattr(item, "fixturenames", ()):
-            return 0 if not spread_scratch else 5  # primary platform when there is no second
-        if starts_early(item):
-            return 3
-        return 1 if any(True for _ in item.iter_markers(RUNS_LONG_MARKER)) else 2
-
-    ranked = sorted(items, key=rank)
-    scratch = [item for item in ranked if rank(item) == 5]
+    on one worker at a time while the others go on."""
+    ranked = sorted(items, key=lambda item: _rank(item, spread_scratch))
+    scratch = [item for item in ranked if _rank(item, spread_scratch) == 5]
     if scratch:
-        ranked = [item for item in ranked if rank(item) != 5]
-        ordinary = [i for i, item in enumerate(ranked) if rank(item) == 2]
+        ranked = [item for item in ranked if _rank(item, spread_scratch) != 5]
+        ordinary = [i for i, item in enumerate(ranked) if _rank(item, spread_scratch) == 2]
         step = max(1, len(ordinary) // (len(scratch) + 1))
         # from the last insertion point back, so the earlier indices stay right
         for number in range(len(scratch), 0, -1):
             at = ordinary[min(number * step, len(ordinary) - 1)] if ordinary else len(ranked)
             ranked.insert(at, scratch[number - 1])
-    if workers > 1:
-        ranked = _spread_long(ranked, [rank(item) for item in ranked], workers)
     items[:] = ranked
+
+
+def spread_long_tests(items: list[pytest.Item], workers: int, *, spread_scratch: bool) -> None:
+    """Under xdist's work stealing with ``workers`` workers, the long tests of the ordered
+    ``items`` moved to the heads of different workers' first shares (``_spread_long``)."""
+    if workers > 1:
+        ranks = [_rank(item, spread_scratch) for item in items]
+        items[:] = _spread_long(items, ranks, workers)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Last of all (``-k``, ``-m`` and ``--deselect`` have removed what they remove: the
+    shares are of what runs), a worker of a work-stealing run spreads the long tests."""
+    worker = getattr(config, "workerinput", None) or {}
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or not worker.get(WORK_STEALING_INPUT):
+        return
+    spread = state.profile.second is not None
+    spread_long_tests(items, int(worker.get("workercount", 0)), spread_scratch=spread)
 
 
 def worksteal_shares(total: int, workers: int) -> list[int]:

@@ -23,6 +23,7 @@ from conformance.ground import stop_signal
 __all__ = [
     "SHARED_TARGET_INPUT",
     "WORKER_PIDS_INPUT",
+    "WORK_STEALING_INPUT",
     "WorkerPids",
     "announce_changes_done",
     "changes_done",
@@ -34,6 +35,9 @@ __all__ = [
 WORKER_PIDS_INPUT = "conformance_worker_pids"
 # The workerinput key saying that every worker of the run tests the one same target.
 SHARED_TARGET_INPUT = "conformance_shared_target"
+# The workerinput key saying that the controller hands tests out by work stealing (a
+# worker's own ``dist`` option reads "no").
+WORK_STEALING_INPUT = "conformance_work_stealing"
 # In that folder: why the run stops (the target went down on some worker), for the others.
 _STOP_FILE = "stop"
 # In that folder: the changes of the primary platform that run first are done.
