@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -174,6 +175,19 @@ def test_evidence_never_holds_a_secret(server):
     assert '-u "$CONFORMANCE_CLIENT_ID:$CONFORMANCE_CLIENT_SECRET"' in post.curl
     assert '"$CONFORMANCE_BASE_URL"/anything' in post.curl
     assert SECRET not in post.curl and "000000" not in post.curl
+
+
+def test_a_curl_line_sends_the_exact_bytes_unless_they_hold_a_secret(server):
+    """A body without a secret is sent as it was (a signed delivery's signature covers those
+    bytes, spacing and member order included); one with a secret is re-serialised, masked."""
+    client = make_client(server)
+    exact = b'{"b": 1,  "a":"kept", "n": 1.50}'
+    client.post("/anything", content=exact, headers={"Content-Type": "application/json"},
+                validate=False)  # fmt: skip
+    client.post("/anything", json={"code": "482917", "b": 1}, validate=False)
+    plain, secret = client.log.take()
+    assert shlex.quote(exact.decode()) in plain.curl
+    assert "482917" not in secret.curl and '"code":"<redacted>"' in secret.curl
 
 
 def test_raw_authorization_headers_are_sent_but_not_shown(server):

@@ -320,8 +320,7 @@ def build_curl(
         parts += ["-H", shlex.quote(f"{name}: {shown}")]
     if body:
         try:
-            masked = _mask(decode_json(body), _SECRET_REQUEST_KEYS)
-            text = redactor.text(json.dumps(masked, separators=(",", ":"), ensure_ascii=False))
+            text = _curl_json(body, redactor)
         except DuplicateMember:  # sent as is: its secrets are learnt first
             _learn_members(member_pairs(body), request=True)
             text = redactor.text(body.decode("utf-8", errors="replace"))
@@ -331,3 +330,15 @@ def build_curl(
             text = text[:BODY_LIMIT] + "..."
         parts += ["--data-raw", shlex.quote(text)]
     return " ".join(parts)
+
+
+def _curl_json(body: bytes, redactor: Redactor) -> str:
+    """A JSON body as a curl line sends it: the bytes that were sent where they hold no
+    secret (a signed webhook delivery's signature covers exactly them), else re-serialised
+    with every secret masked."""
+    data = decode_json(body)
+    masked = _mask(data, _SECRET_REQUEST_KEYS)
+    sent = body.decode("utf-8", errors="replace")
+    if masked == data and redactor.text(sent) == sent:
+        return sent
+    return redactor.text(json.dumps(masked, separators=(",", ":"), ensure_ascii=False))
