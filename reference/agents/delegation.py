@@ -26,9 +26,10 @@ from reference.agents.store import Agent, render, token_hash
 from reference.customers import store as customer_store
 from reference.kernel.clock import iso, parse_iso, utc_now
 from reference.kernel.db import to_json
-from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.errors import ApiError
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 
 OPERATIONS = (
     "READ_CUSTOMER",
@@ -47,31 +48,33 @@ REDEEMED = seam(
 )
 
 
-def _policy(body: dict[str, Any]) -> list[str]:
+def _policy(problems: Problems, body: dict[str, Any]) -> list[str]:
     policy = body.get("policy")
     if policy is None:
         return list(OPERATIONS)
     operations = policy.get("operations") if isinstance(policy, dict) else None
     if not isinstance(operations, list) or not all(o in OPERATIONS for o in operations):
         allowed = ", ".join(OPERATIONS)
-        raise InvalidInput([FieldError("policy.operations", "ONE_OF", f"a list of {allowed}")])
+        problems.add("policy.operations", "ONE_OF", f"a list of {allowed}")
+        return []
     return list(operations)
 
 
 def create(request: ApiRequest) -> Response:
-    """``POST /agents {customerId, name?, policy?}`` → ``201`` the agent."""
+    """``POST /agents {customerId, name?, policy?}`` → ``201`` the agent; a ``customerId``
+    naming no customer of the platform is 404, before the rest of the body is judged."""
     services, body = request.services, request.body
-    customer_id = body.get("customerId")
-    operations = _policy(body)
+    problems = Problems()
     with services.db.transaction():
-        known = isinstance(customer_id, str) and customer_store.load(
-            services.db, request.platform.id, customer_id
+        customer = customer_store.named_in_body(
+            problems, services.db, request.platform.id, body.get("customerId"), "customerId"
         )
-        if not known:
-            raise InvalidInput([FieldError("customerId", "UNKNOWN_CUSTOMER", "a customer")])
+        operations = _policy(problems, body)
+        problems.raise_if_any()
+        assert customer is not None  # else a problem was recorded
         name = body.get("name") if isinstance(body.get("name"), str) else None
         agent = Agent(
-            f"Agent:{uuid.uuid4()}", request.platform.id, str(customer_id), name,
+            f"Agent:{uuid.uuid4()}", request.platform.id, customer.id, name,
             tuple(operations), "ACTIVE", iso(utc_now()),
         )  # fmt: skip
         services.db.execute(

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts
 from reference.kernel.clock import iso, utc_now
 from reference.kernel.db import Database
-from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.errors import ApiError, FieldError, InvalidInput, RecordsNotFound
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
@@ -105,9 +105,12 @@ def issue(request: ApiRequest) -> Response:
         raise InvalidInput([field])
     with services.db.transaction():
         account = internal_accounts.load(services.db, request.platform.id, account_id)
-        if account is None or account.customer_id is None:
+        if account is None:  # as an unknown id in a path
+            field = FieldError("internalAccountId", "UNKNOWN_ACCOUNT", "an internal account")
+            raise RecordsNotFound([field])
+        if account.customer_id is None:
             field = FieldError(
-                "internalAccountId", "UNKNOWN_ACCOUNT", "an internal account of a customer"
+                "internalAccountId", "CUSTOMER_ACCOUNT", "an internal account of a customer"
             )
             raise InvalidInput([field])
         if internal_accounts.card_capabilities(account.account_type, account.customer_id) is None:

@@ -23,6 +23,7 @@ from reference.kernel.clock import iso, later_than, utc_now
 from reference.kernel.countries import EEA
 from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.errors import ApiError
+from reference.kernel.validation import Problems
 
 INDIVIDUAL = "INDIVIDUAL"
 BUSINESS = "BUSINESS"
@@ -189,6 +190,23 @@ def load_or_404(db: Database, platform_id: str, customer_id: str) -> Customer:
     customer = load(db, platform_id, customer_id)
     if customer is None:
         raise ApiError(404, "NOT_FOUND", f"no customer {customer_id}")
+    return customer
+
+
+def named_in_body(
+    problems: Problems, db: Database, platform_id: str, value: Any, field: str
+) -> Customer | None:
+    """The platform's customer a body names as ``field`` (sent as ``value``), else None with
+    the problem recorded: ``REQUIRED`` or ``TYPE_STRING`` (400), ``UNKNOWN_CUSTOMER`` (404,
+    as an unknown id in a path)."""
+    if value is None:
+        problems.add(field, "REQUIRED", "is required")
+        return None
+    if problems.string(field, value) is None:
+        return None
+    customer = load(db, platform_id, value)
+    if customer is None:
+        problems.unknown(field, "UNKNOWN_CUSTOMER", "must be a customer of the platform")
     return customer
 
 

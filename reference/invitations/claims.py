@@ -25,9 +25,10 @@ from reference.configuration.store import load_config
 from reference.customers import store as customer_store
 from reference.kernel.clock import iso, later_than, utc_now
 from reference.kernel.db import Database
-from reference.kernel.errors import ApiError, FieldError, InvalidInput
+from reference.kernel.errors import ApiError
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
+from reference.kernel.validation import Problems
 
 PENDING = "PENDING"
 CLAIMED = "CLAIMED"
@@ -67,9 +68,13 @@ def _load(db: Database, platform_id: str, invitation_id: str) -> Any:
 
 
 def _customer(db: Database, platform_id: str, value: Any, field: str) -> str:
-    if not isinstance(value, str) or customer_store.load(db, platform_id, value) is None:
-        raise InvalidInput([FieldError(field, "UNKNOWN_CUSTOMER", "a customer of the platform")])
-    return value
+    """The id of the platform's customer sent as ``field``: 400 when it is absent or not a
+    string, 404 when it names none."""
+    problems = Problems()
+    customer = customer_store.named_in_body(problems, db, platform_id, value, field)
+    problems.raise_if_any()
+    assert customer is not None  # else a problem was raised
+    return customer.id
 
 
 def create(request: ApiRequest) -> Response:

@@ -7,8 +7,11 @@ from typing import Any
 
 import httpx
 
+from .customer_helpers import missing_records
 from .money_helpers import approved, external, funded, quote, transaction
-from .reference_helpers import RunningSandbox
+from .reference_helpers import RunningSandbox, invalid_fields
+
+NOBODY = "Customer:00000000-0000-4000-8000-000000000000"  # well formed, no such customer
 
 
 def agent_token(client: httpx.Client, customer_id: str, **body: Any) -> str:
@@ -19,6 +22,16 @@ def agent_token(client: httpx.Client, customer_id: str, **body: Any) -> str:
     assert redeemed.status_code == 200, redeemed.text
     assert client.post(f"/agents/device-codes/{code}/redeem").status_code == 409
     return str(redeemed.json()["accessToken"])
+
+
+def test_an_agent_for_no_customer_is_404_before_its_policy_is_judged(
+    client: httpx.Client,
+) -> None:
+    bad_policy = {"policy": {"operations": ["EVERYTHING"]}}
+    unknown = client.post("/agents", json={"customerId": NOBODY, **bad_policy})
+    assert missing_records(unknown) == {"customerId": "UNKNOWN_CUSTOMER"}
+    both = client.post("/agents", json=bad_policy)  # every invalid field at once
+    assert invalid_fields(both) == {"customerId", "policy.operations"}
 
 
 def bearer(sandbox: RunningSandbox, token: str) -> httpx.Client:

@@ -15,6 +15,7 @@ from .card_helpers import (
     purchase,
     simulate,
 )
+from .customer_helpers import missing_records
 from .money_helpers import available
 from .reference_helpers import WebhookReceiver
 
@@ -129,3 +130,6 @@ def test_internal_accounts_state_whether_they_fund_a_card(client: httpx.Client) 
     crypto = by_type[("INTERNAL_CRYPTO", "USDC")]["id"]
     refused = client.post("/cards", json={"internalAccountId": crypto})
     assert refused.status_code == 400 and usd["id"] != crypto
+    nowhere = "InternalAccount:00000000-0000-4000-8000-000000000000"
+    unknown = client.post("/cards", json={"internalAccountId": nowhere})
+    assert missing_records(unknown) == {"internalAccountId": "UNKNOWN_ACCOUNT"}

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import httpx
 
+from .customer_helpers import missing_records
 from .money_helpers import approved
-from .reference_helpers import RunningSandbox, WebhookReceiver
+from .reference_helpers import RunningSandbox, WebhookReceiver, invalid_fields
+
+NOBODY = "Customer:00000000-0000-4000-8000-000000000000"  # well formed, no such customer
 
 
 def test_a_claim_attaches_the_uma_address_and_fires_its_event(
@@ -35,10 +38,17 @@ def test_a_claim_attaches_the_uma_address_and_fires_its_event(
     assert events[0]["data"]["status"] == "CLAIMED"
 
 
-def test_an_unknown_customer_cannot_claim(client: httpx.Client) -> None:
+def test_a_claim_naming_no_customer_is_404_and_one_naming_none_400(client: httpx.Client) -> None:
+    """An id naming no customer is 404, as one in a path; a missing or non-string id 400."""
     invitation = client.post("/invitations", json={}).json()
-    refused = client.post(f"/invitations/{invitation['id']}/claim", json={"customerId": "x"})
-    assert refused.status_code == 400
+    claim = f"/invitations/{invitation['id']}/claim"
+    unknown = client.post(claim, json={"customerId": NOBODY})
+    assert missing_records(unknown) == {"customerId": "UNKNOWN_CUSTOMER"}
+    assert invalid_fields(client.post(claim, json={})) == {"customerId"}
+    assert invalid_fields(client.post(claim, json={"customerId": 7})) == {"customerId"}
+    inviter = client.post("/invitations", json={"inviterCustomerId": NOBODY})
+    assert missing_records(inviter) == {"inviterCustomerId": "UNKNOWN_CUSTOMER"}
+    assert client.get(f"/invitations/{invitation['id']}").json()["status"] == "PENDING"
 
 
 def test_stablecoins_are_listed_behind_authentication(
