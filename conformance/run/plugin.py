@@ -369,7 +369,8 @@ class _XdistBridge:
         self.worker_pids = WorkerPids()
 
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput["conformance"] = self.state.lane_for(node.gateway.id).worker_input()
+        joined = self.state.lane_for(node.gateway.id).worker_input()
+        node.workerinput["conformance"] = {**joined, "run_sinks": self.state.run_sinks()}
         node.workerinput[WORKER_PIDS_INPUT] = str(self.worker_pids.folder)
         # one target for every worker (not a sandbox each): its configuration lock is theirs
         node.workerinput[SHARED_TARGET_INPUT] = len(self.state.lanes()) == 1

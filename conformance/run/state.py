@@ -28,10 +28,24 @@ class SessionState:
     # embedded runs under xdist: a session per further sandbox, each with its own sink
     # (``embedded.sandbox_count``); this session is the first
     other_lanes: list[SessionState] = field(default_factory=list)
+    # in an xdist worker: every lane's sink, its control URL and the webhook key of its
+    # target, this lane's included (what reads the whole run's deliveries reads them all)
+    worker_run_sinks: list[tuple[str, str | None]] | None = None
 
     def lanes(self) -> list[SessionState]:
         """This session, then one per further embedded sandbox."""
         return [self, *self.other_lanes]
+
+    def run_sinks(self) -> list[tuple[str, str | None]]:
+        """Every lane's sink that runs, as (control URL, the webhook public key of its
+        target): in the controller from its lanes, in a worker as the controller said."""
+        if self.worker_run_sinks is not None:
+            return list(self.worker_run_sinks)
+        return [
+            (lane.sink.control_url, lane.profile.webhook_public_key)
+            for lane in self.lanes()
+            if lane.sink is not None and lane.sink.control_url is not None
+        ]
 
     def lane_for(self, worker_id: str) -> SessionState:
         """The session xdist worker ``gwN`` joins: lane ``N mod`` the number of lanes."""
@@ -54,6 +68,7 @@ class SessionState:
         return cls(
             profile=TargetProfile.from_dict(data["profile"]),
             sink=None if view is None else LaneSink.from_worker_view(view),
+            worker_run_sinks=[(url, key) for url, key in data.get("run_sinks", [])],
         )
 
 

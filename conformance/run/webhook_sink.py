@@ -58,6 +58,7 @@ __all__ = [
     "TestEventProbe",
     "check_sink",
     "probe_test_event",
+    "run_webhook_sinks",
     "sink_remedies",
     "start_sinks",
     "stop_sink",
@@ -360,6 +361,19 @@ def webhook_sink(
         if client.credentials
         else None,
     )
+
+
+@pytest.fixture(scope="session")
+def run_webhook_sinks(pytestconfig: pytest.Config, webhook_sink: SinkView) -> list[SinkView]:
+    """Every webhook sink of the run: this lane's (``webhook_sink``) first, then, under xdist
+    with a sandbox per lane, the others', each judging signatures with its target's key. A
+    check of the whole run's deliveries reads them all, not only its own worker's lane."""
+    state = session_state(pytestconfig)
+    own = webhook_sink.control_url
+    others = [
+        SinkView(url, public_key=key) for url, key in state.run_sinks() if url.rstrip("/") != own
+    ]
+    return [webhook_sink, *others]
 
 
 @pytest.fixture(scope="session")

@@ -33,3 +33,19 @@ def test_forged_copies_are_reported_once_under_webhooks_and_disturb_nothing_else
     assert "OUTGOING_PAYMENT.FAILED" in message or "CUSTOMER.KYC_REJECTED" in message
     totals = result.summary["totals"]
     assert totals["failed"] == 1 and totals["errors"] == 0 and totals["passed"] > 100, totals
+
+
+@pytest.mark.slow
+def test_under_xdist_the_report_reads_every_sandbox_s_sink(tmp_path):
+    """With a sandbox per worker, each lane's sink gets that lane's deliveries; the one
+    report, run on one worker, names the forgeries every lane received."""
+    result = conformance_run(
+        tmp_path, "--parts=webhooks", "-n", "2", "--embedded-sandboxes=2",
+        "--embedded-args=--fault webhook-forged-copy-first",
+    )  # fmt: skip
+    assert result.code == 1, result.output[-3000:]
+    [failure] = result.summary["failures"]
+    assert failure["nodeid"].endswith("::test_every_delivery_is_signed"), failure["nodeid"]
+    message = failure["message"]
+    assert "deliveries of this run at its 2 sinks, whose signature does not verify" in message
+    assert "sink 1: #" in message and "sink 2: #" in message, message[-1500:]
