@@ -47,8 +47,9 @@ def test_a_run_loads_only_the_plugins_it_needs():
 def test_a_profile_file_s_report_dir_is_where_the_run_writes(tmp_path):
     """The profile file's ``report_dir`` (relative to where the command runs) is the folder
     the run claims, writes and lists; its variable and ``--report-dir`` come before it."""
-    (tmp_path / "profile.toml").write_text('report_dir = "from-profile"\n')
-    command = [sys.executable, "-m", "conformance.run.cli", "run", "--profile=profile.toml",
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "p.toml").write_text('report_dir = "from-profile"\n')
+    command = [sys.executable, "-m", "conformance.run.cli", "run", "--profile=profiles/p.toml",
                "--parts=versioning"]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if k != "CONFORMANCE_REPORT_DIR"}
 
@@ -66,6 +67,7 @@ def test_a_profile_file_s_report_dir_is_where_the_run_writes(tmp_path):
     assert any((tmp_path / "from-profile" / "allure-results").iterdir())
     assert "from-profile/summary.md" in done.stdout
     assert not (tmp_path / "reports").exists()
+    assert not (tmp_path / "profiles" / "from-profile").exists()
     by_variable = run(CONFORMANCE_REPORT_DIR="from-variable")
     by_flag = run("--report-dir=from-flag", CONFORMANCE_REPORT_DIR="from-variable")
     assert by_variable.returncode == 0 and by_flag.returncode == 0, by_flag.stdout[-3000:]
