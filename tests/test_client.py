@@ -185,9 +185,14 @@ def test_a_curl_line_sends_the_exact_bytes_unless_they_hold_a_secret(server):
     client.post("/anything", content=exact, headers={"Content-Type": "application/json"},
                 validate=False)  # fmt: skip
     client.post("/anything", json={"code": "482917", "b": 1}, validate=False)
-    plain, secret = client.log.take()
+    # the profile's secret under a harmless name, each letter \u-escaped: whole once decoded
+    escaped = "".join(f"\\u{ord(c):04x}" for c in SECRET)
+    client.post("/anything", content=f'{{"note": "{escaped}"}}'.encode(),
+                headers={"Content-Type": "application/json"}, validate=False)  # fmt: skip
+    plain, secret, hidden = client.log.take()
     assert shlex.quote(exact.decode()) in plain.curl
     assert "482917" not in secret.curl and '"code":"<redacted>"' in secret.curl
+    assert escaped not in hidden.curl and SECRET not in hidden.curl, hidden.curl
 
 
 def test_raw_authorization_headers_are_sent_but_not_shown(server):

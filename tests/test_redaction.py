@@ -51,6 +51,7 @@ FORMS = {
     "form-encoded": quote_plus(SECRET),
     "json-escaped": json.dumps(SECRET)[1:-1],
     "json-escaped ascii": json.dumps(SECRET, ensure_ascii=True)[1:-1],
+    "json-escaped, slashes too": json.dumps(SECRET)[1:-1].replace("/", "\\/"),
     "html-escaped": html.escape(SECRET),
     "inside another id's basic token": base64.b64encode(f"other-id:{SECRET}".encode()).decode(),
     "inside a longer base64 (offset 1)": base64.b64encode(b"ab" + SECRET.encode()).decode(),
@@ -82,6 +83,36 @@ def test_a_private_key_pem_is_scrubbed_whole_by_line_and_json_escaped():
         for line in pem.strip().splitlines()[1:-1]:
             if len(line) >= 16:
                 assert line not in cleaned
+
+
+def _escaped(text: str, every: int) -> str:
+    """``text`` as a JSON string's content with every ``every``-th character \\u-escaped
+    (any mix of escapes is valid JSON)."""
+    return "".join(
+        f"\\u{ord(c):04x}" if i % every == 0 else json.dumps(c)[1:-1] for i, c in enumerate(text)
+    )
+
+
+@pytest.mark.parametrize("every", [1, 2, 5])
+def test_a_secret_spelt_with_json_escapes_is_scrubbed_at_any_depth(every):
+    """A target may echo a secret in a JSON string with any characters \\u-escaped; it is
+    found once the literal is decoded, also in JSON held in a JSON string (an exchange in
+    an Allure result's message)."""
+    body = f'{{"note": "{_escaped(SECRET, every)}", "kept": "plain \\u00e9t\\u00e9"}}'
+    assert SECRET not in json.loads(body)["kept"]
+    for text in (body, json.dumps({"message": body}), json.dumps([json.dumps({"m": body})])):
+        cleaned = scrub(text)
+        assert REDACTED in cleaned, cleaned
+        decoded = cleaned
+        for _ in range(3):  # undo the nesting: nothing of the secret anywhere inside
+            assert SECRET not in decoded and _escaped(SECRET, every) not in decoded
+            decoded = decoded.encode().decode("unicode_escape", errors="replace")
+        assert "plain" in cleaned
+
+
+def test_escapes_that_hide_no_secret_are_left_as_they_are():
+    text = '{"name": "Ren\\u00e9e", "quote": "a \\"b\\" c"} and "unclosed \\u0041'
+    assert scrub(text) == text
 
 
 def test_one_time_codes_are_scrubbed_only_where_they_stand_alone():

@@ -338,7 +338,9 @@ def _curl_json(body: bytes, redactor: Redactor) -> str:
     with every secret masked."""
     data = decode_json(body)
     masked = _mask(data, _SECRET_REQUEST_KEYS)
+    shown = json.dumps(masked, separators=(",", ":"), ensure_ascii=False)
     sent = body.decode("utf-8", errors="replace")
-    if masked == data and redactor.text(sent) == sent:
+    # the decoded text is scrubbed too: a secret written with \u escapes is whole only there
+    if masked == data and redactor.text(shown) == shown and redactor.text(sent) == sent:
         return sent
-    return redactor.text(json.dumps(masked, separators=(",", ":"), ensure_ascii=False))
+    return redactor.text(shown)

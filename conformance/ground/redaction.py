@@ -12,7 +12,9 @@ The secrets and their forms come from :mod:`conformance.ground.secrets`.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -54,6 +56,10 @@ _GRAMS = (16, 8, 4)
 # step ~180 ns)
 _FIND_LIMIT = 1024
 _cache_lock = threading.Lock()
+# A JSON string literal, escapes included; and how deep JSON held in a JSON string is
+# decoded (an exchange in an Allure result's message in a report file)
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_UNESCAPE_DEPTH = 3
 
 
 _WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -161,10 +167,19 @@ class _Matcher:
     def empty(self) -> bool:
         return not self.scanned and not self.codes
 
-    def sub(self, text: str, replacement: str = REDACTED, also: _Matcher | None = None) -> str:
-        """Secret forms first (this matcher's and ``also``'s, found together: leftmost,
-        longest over both, so no form is cut by another's replacement), then one-time
-        codes standing alone in what is left."""
+    def sub(
+        self,
+        text: str,
+        replacement: str = REDACTED,
+        also: _Matcher | None = None,
+        depth: int = _UNESCAPE_DEPTH,
+    ) -> str:
+        """JSON string literals whose ``\\u`` escapes spell a secret first (``depth``
+        levels of JSON in JSON), then secret forms (this matcher's and ``also``'s, found
+        together: leftmost, longest over both, so no form is cut by another's replacement),
+        then one-time codes standing alone in what is left."""
+        if depth > 0 and "\\u" in text:
+            text = self._unescaped(text, replacement, also, depth)
         tiers = self.scanned if also is None else self.scanned + also.scanned
         if tiers and len(text) >= _KEY:
             found: list[tuple[int, int]] = []
@@ -177,6 +192,24 @@ class _Matcher:
                 _find_standalone(text, code, found)
             text = _replace_found(text, found, replacement)
         return text
+
+    def _unescaped(self, text: str, replacement: str, also: _Matcher | None, depth: int) -> str:
+        """``text`` with each JSON string literal that holds a secret only once decoded
+        (its characters written as ``\\u`` escapes, which no fixed set of forms can list:
+        any mix of them is valid JSON) replaced by the literal of its scrubbed content."""
+
+        def literal(match: re.Match[str]) -> str:
+            raw = match.group(0)
+            if "\\u" not in raw:
+                return raw
+            try:
+                decoded = json.loads(raw)
+            except ValueError:  # a quote in free text, not a literal
+                return raw
+            cleaned = self.sub(decoded, replacement, also, depth - 1)
+            return raw if cleaned == decoded else json.dumps(cleaned, ensure_ascii=False)
+
+        return _JSON_STRING.sub(literal, text)
 
 
 _MATCHER = _Matcher(set(), frozenset())  # every registered secret's; grown in place
