@@ -52,6 +52,8 @@ FORMS = {
     "json-escaped": json.dumps(SECRET)[1:-1],
     "json-escaped ascii": json.dumps(SECRET, ensure_ascii=True)[1:-1],
     "json-escaped, slashes too": json.dumps(SECRET)[1:-1].replace("/", "\\/"),
+    "hex": SECRET.encode().hex(),
+    "hex, upper case": SECRET.encode().hex().upper(),
     "html-escaped": html.escape(SECRET),
     "inside another id's basic token": base64.b64encode(f"other-id:{SECRET}".encode()).decode(),
     "inside a longer base64 (offset 1)": base64.b64encode(b"ab" + SECRET.encode()).decode(),

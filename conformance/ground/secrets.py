@@ -7,7 +7,7 @@ here at once, before anything could print it.
 
 A secret is scrubbed in every form an artefact can hold it: raw, base64 (standard and
 URL-safe, padded or not, and inside a longer base64 text at any byte offset), URL-encoded,
-JSON-escaped (slashes escaped or not), HTML/XML-escaped, and, for PEM keys, the base64 body
+JSON-escaped (slashes escaped or not), HTML/XML-escaped, hex, and, for PEM keys, the base64 body
 and each of its lines. :mod:`conformance.ground.redaction` does the scrubbing, and decodes
 JSON string literals written with ``\\u`` escapes, whose mixes no list of forms covers.
 """
@@ -145,6 +145,7 @@ def secret_forms(secret: str) -> set[str]:
         forms.add(text.replace("\n", "\\n"))
         forms.add(text.replace("\n", "\r\n"))
     forms |= _base64_forms(raw)
+    forms |= {raw.hex(), raw.hex().upper()}  # bytes shown as hex (a dump, a debug log)
     return {f for f in forms if f}
 
 
