@@ -59,8 +59,9 @@ MARKERS = {
     "resource(name)": "the resource this test is about (Allure feature)",
     "starts_early(*fixtures)": "session fixtures set up at the start of the run (what must "
     "expire); the test itself runs last, so its wait overlaps with the rest",
-    "runs_long": "takes seconds (a state machine, a wait on the target): runs first among the "
-    "ordinary tests, so parallel workers end together",
+    "runs_long": "takes seconds (a state machine, a property test whose examples' requests go "
+    "one after another): runs first among the ordinary tests, and under xdist each heads "
+    "another worker's share, so parallel workers end together",
     "reads_the_run": "reads what the whole run caused (every webhook delivery): runs after "
     "every other test",
 }

@@ -24,6 +24,7 @@ BUSINESS_REQUIRED = ("legalName", "country", "taxId", "incorporatedOn")
 GENERATORS = {"INDIVIDUAL": valid_individuals, "BUSINESS": valid_businesses}
 
 
+@pytest.mark.runs_long  # its examples' requests go one after another
 @pytest.mark.requirement("CUSTOMER-CREATE", "CUSTOMER-GET", "CUSTOMER-TYPE-VALUES")
 @pytest.mark.parametrize("kind", ["INDIVIDUAL", "BUSINESS"])
 def test_generated_valid_customers_are_created_and_read_back_unchanged(client, kind):
@@ -67,6 +68,7 @@ def test_generated_valid_customers_are_created_and_read_back_unchanged(client, k
     accepted()
 
 
+@pytest.mark.runs_long  # its examples' requests go one after another
 @pytest.mark.requirement("CUSTOMER-PATCH")
 @pytest.mark.parametrize("kind", ["INDIVIDUAL", "BUSINESS"])
 def test_patch_changes_the_fields_it_sends_and_nothing_else(onboarding, client, kind):

@@ -86,6 +86,7 @@ def _follows_the_arithmetic(route, body, response):
         )
 
 
+@pytest.mark.runs_long  # its examples' requests go one after another
 @pytest.mark.requirement(
     "QUOTE-SAME-CURRENCY-RATE-ONE",
     "QUOTE-LOCKED-AMOUNT-HONOURED",
