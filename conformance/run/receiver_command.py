@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _report_dir(ns: argparse.Namespace) -> Path:
+    """The check's report folder: ``--report-dir``, else its variable, else ``reports``
+    (resolved once, in ``check_receiver``, and passed down)."""
     return Path(ns.report_dir or os.environ.get(opt.REPORT_DIR.env) or "reports")
 
 
@@ -102,8 +104,9 @@ def _signing_key(ns: argparse.Namespace) -> SigningKey:
         raise _UsageError(message) from None
 
 
-def _profile(ns: argparse.Namespace) -> ReceiverProfile:
-    """The check's profile from the command line, or ``_UsageError`` naming the setting."""
+def _profile(ns: argparse.Namespace, report_dir: Path) -> ReceiverProfile:
+    """The check's profile from the command line, writing to ``report_dir``, or
+    ``_UsageError`` naming the setting."""
     from conformance.run.receiver_check import ReceiverProfile
     from conformance.webhooks.delivering.sender import read_ca_file
 
@@ -131,15 +134,14 @@ def _profile(ns: argparse.Namespace) -> ReceiverProfile:
     return ReceiverProfile(
         url=ns.url,
         key=_signing_key(ns),
-        report_dir=str(_report_dir(ns)),
+        report_dir=str(report_dir),
         ca_file=ca_file,
         delivery_timeout=timeout,
     )
 
 
-def pytest_arguments(ns: argparse.Namespace) -> list[str]:
-    """The pytest command line of a receiver check."""
-    report_dir = _report_dir(ns)
+def pytest_arguments(ns: argparse.Namespace, report_dir: Path) -> list[str]:
+    """The pytest command line of a receiver check writing to ``report_dir``."""
     return [
         str(RECEIVER_SUITE_DIR),
         *session_arguments(report_dir, RECEIVER_PLUGINS),
@@ -177,7 +179,7 @@ def check_receiver(ns: argparse.Namespace) -> int:
 
     report_dir = _report_dir(ns)
     try:
-        profile = _profile(ns)
+        profile = _profile(ns, report_dir)
     except _UsageError as exc:
         return _usage_error(report_dir, str(exc))
     run_outcome.RUN.report_dir, run_outcome.RUN.code = None, None
@@ -193,7 +195,7 @@ def check_receiver(ns: argparse.Namespace) -> int:
     crash: BaseException | None = None
     code: int = pytest.ExitCode.INTERRUPTED
     try:
-        code = pytest.main(pytest_arguments(ns), plugins=[profile])
+        code = pytest.main(pytest_arguments(ns, report_dir), plugins=[profile])
     except KeyboardInterrupt:  # before pytest's session, or after it said its verdict
         pass
     except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
