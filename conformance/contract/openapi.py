@@ -29,6 +29,7 @@ from conformance.contract.endpoint_schemas import (
     Endpoint,
     QueryParameter,
 )
+from conformance.contract.openapi_links import id_links
 from conformance.contract.reference_choices import (
     CHOICE_KEY,
     EXTRA_QUERY,
@@ -176,7 +177,13 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         responses["202"] = _json(
             _ref("wallet-signature-challenge"), "§5 embedded wallet: sign this payload and retry"
         )
-    responses["400"] = _json(_ref("errors/error-400"), "§7 Errors: INVALID_INPUT (or another code)")
+    # §7 names 400s with other codes (a customer's final status, a size limit): a 400 is the
+    # validation envelope when its code is INVALID_INPUT, as the suite maps it
+    invalid_input = {"required": ["code"], "properties": {"code": {"const": "INVALID_INPUT"}}}
+    responses["400"] = _json(
+        {"if": invalid_input, "then": _ref("errors/error-400"), "else": _ref("errors/error")},
+        "§7 Errors: INVALID_INPUT with details.errors[], or another code",
+    )
     responses["401"] = _json(_ref("errors/error-401"), "§5 Authentication: not authenticated")
     responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
     responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
@@ -215,10 +222,15 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         # the form's fields are §2 Document's; which it requires is the reference's choice
         form: dict[str, Any] = {"schema": {"type": "object"}}
         if served:
-            form = {
-                "schema": _ref("requests/document-upload"),
-                "encoding": {"file": {"contentType": "application/pdf"}},
+            # the reference reads `file` only as a file part, one carrying a filename
+            disposition = 'form-data; name="file"; filename="document.pdf"'
+            file_part = {
+                "contentType": "application/pdf",
+                "headers": {
+                    "Content-Disposition": {"schema": {"type": "string"}, "example": disposition}
+                },
             }
+            form = {"schema": _ref("requests/document-upload"), "encoding": {"file": file_part}}
         operation["requestBody"] = {"required": True, "content": {"multipart/form-data": form}}
     return operation
 
@@ -241,7 +253,7 @@ def _links(creator: Endpoint, endpoints: tuple[Endpoint, ...]) -> dict[str, Any]
             parameter = _PARAM.findall(endpoint.template[len(creator.template) :])[0]
             links[operation_id(endpoint)] = {
                 "operationId": operation_id(endpoint),
-                "parameters": {parameter: "$response.body#/id"},
+                "parameters": {f"path.{parameter}": "$response.body#/id"},
                 "description": f"the id of the {creator.response} this answers",
             }
     return links
@@ -259,8 +271,11 @@ def build_openapi(
     for endpoint in endpoints:
         operation = _operation(endpoint, served)
         links = _links(endpoint, endpoints)
+        for name, link in id_links(endpoint, endpoints, served, operation_id).items():
+            links[name] = {**links.get(name, {}), **link}
         if links:
-            operation["responses"]["2XX"]["links"] = links
+            success = next(key for key in operation["responses"] if key.startswith("2"))
+            operation["responses"][success]["links"] = links
         paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = operation
     webhook = {
         "post": {
