@@ -85,6 +85,9 @@ TAKEN: Mapping[tuple[str, str], tuple[Place, ...]] = {
     ("POST", "/beneficial-owners"): (Place(_CUSTOMER, "body", "/customerId"),),
     ("POST", "/customers/external-accounts"): (Place(_CUSTOMER, "body", "/customerId"),),
     ("POST", "/internal-accounts"): (Place(_CUSTOMER, "body", "/customerId"),),
+    # the reference's bodies where §4 shows none (SCA login, a wallet credential)
+    ("POST", "/sca/login/complete"): (Place(_CUSTOMER, "body", "/customerId", served_only=True),),
+    ("POST", "/auth/credentials"): (Place(_CUSTOMER, "body", "/customerId", served_only=True),),
     ("POST", "/documents"): (
         Place(_CUSTOMER, "body", "/documentHolder", served_only=True),
         Place(_OWNER, "body", "/documentHolder", served_only=True),
