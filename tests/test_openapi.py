@@ -16,7 +16,7 @@ import httpx
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.contract.endpoint_schemas import ENDPOINTS
+from conformance.contract.endpoint_schemas import ENDPOINTS, WALLET_SIGNED
 from conformance.contract.openapi import build_openapi, component_name, render
 from conformance.contract.reference_choices import CHOICE_KEY, REQUEST_BODIES, SERVED_ONLY
 from conformance.ground.datafiles import schemas_dir
@@ -97,6 +97,10 @@ def test_every_endpoint_and_schema_is_in_it_and_every_ref_resolves() -> None:
         _resolve(document, ref)
     for schema in components.values():
         Draft202012Validator.check_schema(schema)
+    for method, template in WALLET_SIGNED:  # §5 item 4: the signed retry's headers
+        operation = document["paths"][template][method.lower()]
+        headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
+        assert {"Service-Wallet-Signature", "Request-Id"} <= headers, (method, template)
 
 
 def test_the_reference_choices_are_in_the_served_document_only() -> None:

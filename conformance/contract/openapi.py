@@ -52,6 +52,12 @@ _HEADERS: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/customers/{customerId}/kyc-link"): {"type": "string"},
 }
 _HEADER_CHOICE = {"minLength": 1, "maxLength": 255}  # the reference's bound, both operations
+# §5 item 4: a wallet-signed operation's retry carries the signature and the challenge's
+# request id (its first call, without them, answers 202 with payloadToSign and requestId).
+_WALLET_HEADERS = (
+    ("Service-Wallet-Signature", "§5: a P-256 signature over payloadToSign, on the retry"),
+    ("Request-Id", "§5: the requestId of the 202 challenge, echoed on the retry"),
+)
 # Rules §4 states across the query parameters of one operation.
 _QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
     ("GET", "/transactions"): {
@@ -210,6 +216,17 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         parameters.append(
             {"name": _IDEMPOTENCY, "in": "header", "required": False, "schema": schema}
         )
+    if (method, template) in WALLET_SIGNED:
+        parameters += [
+            {
+                "name": name,
+                "in": "header",
+                "required": False,
+                "description": description,
+                "schema": {"type": "string"},
+            }
+            for name, description in _WALLET_HEADERS
+        ]
     if parameters:
         operation["parameters"] = parameters
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
