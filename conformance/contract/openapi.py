@@ -58,6 +58,8 @@ _WALLET_HEADERS = (
     ("Service-Wallet-Signature", "§5: a P-256 signature over payloadToSign, on the retry"),
     ("Request-Id", "§5: the requestId of the 202 challenge, echoed on the retry"),
 )
+# Operations whose body is sent only sometimes (§4: an OTP credential's challenge has none).
+_BODY_OPTIONAL = {("POST", "/auth/credentials/{id}/challenge")}
 # Rules §4 states across the query parameters of one operation.
 _QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
     ("GET", "/transactions"): {
@@ -232,7 +234,7 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
     if request is not None:
         operation["requestBody"] = {
-            "required": True,
+            "required": (method, template) not in _BODY_OPTIONAL,
             "content": {"application/json": {"schema": _ref(request)}},
         }
     elif template == "/documents":
