@@ -59,12 +59,13 @@ ANSWERED: Mapping[str, Mapping[str, str]] = {
         _CUSTOMER: "/source/customerId",
         _FUNDING_CURRENCY: "/source/currency",
     },
+    # no operation here takes a transaction's or a verification's own id, so these give
+    # no link (POST /transactions/{transactionId}/approve: its body and answer not shown)
     "transaction": {_QUOTE: "/quoteId", _CUSTOMER: "/customerId"},
     "verification": {_CUSTOMER: "/customerId"},
     "beneficial-owner": {_OWNER: "/id", _CUSTOMER: "/customerId"},
 }
 
-_TRANSFER = "the reference's deprecated transfer body"
 # The operations that take an id, and where (§4; §2 Document for a document's holder).
 TAKEN: Mapping[tuple[str, str], tuple[Place, ...]] = {
     ("GET", "/customers/{customerId}"): (Place(_CUSTOMER, "path", "customerId"),),
@@ -108,6 +109,7 @@ TAKEN: Mapping[tuple[str, str], tuple[Place, ...]] = {
         Place(_QUOTE, "body", "/quoteId"),
         Place(_FUNDING_CURRENCY, "body", "/currencyCode"),
     ),
+    # the deprecated transfers' body is the reference's (§9: "shapes unchanged", not shown)
     ("POST", "/transfer-in"): (
         Place(_EXTERNAL, "body", "/source/accountId", served_only=True),
         Place(_INTERNAL, "body", "/destination/accountId", served_only=True),
@@ -178,8 +180,9 @@ def id_links(
     served: bool,
     operation_id: Callable[[Endpoint], str],
 ) -> dict[str, Any]:
-    """The links from ``source``'s success answer to every operation that takes an id the
-    answer carries, named by the target's operation id (``operation_id(endpoint)``)."""
+    """The links from ``source``'s success answer to every operation that takes the id of
+    the record it answers (with the answer's other ids that operation takes), named by the
+    target's operation id (``operation_id(endpoint)``)."""
     ids = _answered(source, served)
     if not ids:
         return {}
