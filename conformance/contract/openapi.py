@@ -7,7 +7,9 @@ are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface sh
 request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
 item or an object), the 202 signature challenge of wallet-signed calls, and the error
 bodies of §7 (400 ``INVALID_INPUT``, 401, any other 4xx/5xx). Webhook envelopes are under
-``webhooks``. Authentication is HTTP Basic (§5).
+``webhooks``. Authentication is HTTP Basic (§5); wallet-signed operations declare the
+signed retry's headers. Each success answer links to the operations that take the ids it
+carries (:mod:`conformance.contract.openapi_links`), for a tool that chains requests.
 
 ``conformance openapi [--output FILE]`` writes it; ``openapi.json`` at the repository root
 is this document, kept equal by a self-test.
