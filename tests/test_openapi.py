@@ -23,7 +23,7 @@ from conformance.ground.datafiles import schemas_dir
 
 REPO = Path(__file__).resolve().parents[1]
 FUZZ_EXAMPLES = 10  # per operation and phase: the whole fuzz takes about 20 s
-LINKS_FOLLOWED = 15  # of about 90: the walk follows 25 to 32 (10 of 14 before the ids')
+LINKS_FOLLOWED = 15  # of 97: runs follow 25 to 42 (10 of 14 before the id links)
 _STATED_400 = '["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]'
 # The fuzzer's settings: every check; the stateful phase walks the links (positive data:
 # a link's body merged into a negative case makes it valid while still labelled negative;
