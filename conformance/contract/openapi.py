@@ -7,7 +7,9 @@ are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface sh
 request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
 item or an object), the 202 signature challenge of wallet-signed calls, and the error
 bodies of §7 (400 ``INVALID_INPUT``, 401, any other 4xx/5xx). Webhook envelopes are under
-``webhooks``. Authentication is HTTP Basic (§5).
+``webhooks``. Authentication is HTTP Basic (§5); wallet-signed operations declare the
+signed retry's headers. Each success answer links to the operations that take the ids it
+carries (:mod:`conformance.contract.openapi_links`), for a tool that chains requests.
 
 ``conformance openapi [--output FILE]`` writes it; ``openapi.json`` at the repository root
 is this document, kept equal by a self-test.
@@ -29,6 +31,7 @@ from conformance.contract.endpoint_schemas import (
     Endpoint,
     QueryParameter,
 )
+from conformance.contract.openapi_links import id_links
 from conformance.contract.reference_choices import (
     CHOICE_KEY,
     EXTRA_QUERY,
@@ -51,6 +54,14 @@ _HEADERS: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/customers/{customerId}/kyc-link"): {"type": "string"},
 }
 _HEADER_CHOICE = {"minLength": 1, "maxLength": 255}  # the reference's bound, both operations
+# §5 item 4: a wallet-signed operation's retry carries the signature and the challenge's
+# request id (its first call, without them, answers 202 with payloadToSign and requestId).
+_WALLET_HEADERS = (
+    ("Service-Wallet-Signature", "§5: a P-256 signature over payloadToSign, on the retry"),
+    ("Request-Id", "§5: the requestId of the 202 challenge, echoed on the retry"),
+)
+# Operations whose body is sent only sometimes (§4: an OTP credential's challenge has none).
+_BODY_OPTIONAL = {("POST", "/auth/credentials/{id}/challenge")}
 # Rules §4 states across the query parameters of one operation.
 _QUERY_TOGETHER: dict[tuple[str, str], dict[str, Any]] = {
     ("GET", "/transactions"): {
@@ -176,7 +187,13 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         responses["202"] = _json(
             _ref("wallet-signature-challenge"), "§5 embedded wallet: sign this payload and retry"
         )
-    responses["400"] = _json(_ref("errors/error-400"), "§7 Errors: INVALID_INPUT (or another code)")
+    # §7 names 400s with other codes (a customer's final status, a size limit): a 400 is the
+    # validation envelope when its code is INVALID_INPUT, as the suite maps it
+    invalid_input = {"required": ["code"], "properties": {"code": {"const": "INVALID_INPUT"}}}
+    responses["400"] = _json(
+        {"if": invalid_input, "then": _ref("errors/error-400"), "else": _ref("errors/error")},
+        "§7 Errors: INVALID_INPUT with details.errors[], or another code",
+    )
     responses["401"] = _json(_ref("errors/error-401"), "§5 Authentication: not authenticated")
     responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
     responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
@@ -203,22 +220,38 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         parameters.append(
             {"name": _IDEMPOTENCY, "in": "header", "required": False, "schema": schema}
         )
+    if (method, template) in WALLET_SIGNED:
+        parameters += [
+            {
+                "name": name,
+                "in": "header",
+                "required": False,
+                "description": description,
+                "schema": {"type": "string"},
+            }
+            for name, description in _WALLET_HEADERS
+        ]
     if parameters:
         operation["parameters"] = parameters
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
     if request is not None:
         operation["requestBody"] = {
-            "required": True,
+            "required": (method, template) not in _BODY_OPTIONAL,
             "content": {"application/json": {"schema": _ref(request)}},
         }
     elif template == "/documents":
         # the form's fields are §2 Document's; which it requires is the reference's choice
         form: dict[str, Any] = {"schema": {"type": "object"}}
         if served:
-            form = {
-                "schema": _ref("requests/document-upload"),
-                "encoding": {"file": {"contentType": "application/pdf"}},
+            # the reference reads `file` only as a file part, one carrying a filename
+            disposition = 'form-data; name="file"; filename="document.pdf"'
+            file_part = {
+                "contentType": "application/pdf",
+                "headers": {
+                    "Content-Disposition": {"schema": {"type": "string"}, "example": disposition}
+                },
             }
+            form = {"schema": _ref("requests/document-upload"), "encoding": {"file": file_part}}
         operation["requestBody"] = {"required": True, "content": {"multipart/form-data": form}}
     return operation
 
@@ -241,7 +274,7 @@ def _links(creator: Endpoint, endpoints: tuple[Endpoint, ...]) -> dict[str, Any]
             parameter = _PARAM.findall(endpoint.template[len(creator.template) :])[0]
             links[operation_id(endpoint)] = {
                 "operationId": operation_id(endpoint),
-                "parameters": {parameter: "$response.body#/id"},
+                "parameters": {f"path.{parameter}": "$response.body#/id"},
                 "description": f"the id of the {creator.response} this answers",
             }
     return links
@@ -259,8 +292,11 @@ def build_openapi(
     for endpoint in endpoints:
         operation = _operation(endpoint, served)
         links = _links(endpoint, endpoints)
+        for name, link in id_links(endpoint, endpoints, served, operation_id).items():
+            links[name] = {**links.get(name, {}), **link}
         if links:
-            operation["responses"]["2XX"]["links"] = links
+            success = next(key for key in operation["responses"] if key.startswith("2"))
+            operation["responses"][success]["links"] = links
         paths.setdefault(endpoint.template, {})[endpoint.method.lower()] = operation
     webhook = {
         "post": {

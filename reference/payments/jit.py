@@ -78,11 +78,12 @@ def _payable(services: Services, platform_id: str, quote_id: str) -> Quote:
 
 
 def _check_payment(services: Services, quote: Quote, code: str, amount: int | None) -> int:
-    """The amount paid; every mismatch with the quote at once (400 INVALID_INPUT)."""
+    """The amount paid; every mismatch with the quote at once (409 CONFLICT: the body is
+    well formed, the quote's state refuses it, as for any value another record decides)."""
     problems = Problems()
     fields = quote.fields
     if not funding.is_realtime(fields):
-        problems.add(
+        problems.conflict(
             "quoteId", "NOT_REALTIME_FUNDING", "the quote's source is not REALTIME_FUNDING"
         )
     expected_code = services.settings.seams.apply(
@@ -92,11 +93,13 @@ def _check_payment(services: Services, quote: Quote, code: str, amount: int | No
         paid=code,
     )
     if code != expected_code:
-        problems.add("currencyCode", "CURRENCY_MISMATCH", f"must be {expected_code}")
+        problems.conflict("currencyCode", "CURRENCY_MISMATCH", f"must be {expected_code}")
     total = int(fields["totalSendingAmount"])
     paid = total if amount is None else amount
     if paid != total:
-        problems.add("currencyAmount", "AMOUNT_MISMATCH", f"must be {total}, the quote's total")
+        problems.conflict(
+            "currencyAmount", "AMOUNT_MISMATCH", f"must be {total}, the quote's total"
+        )
     problems.raise_if_any()
     if quote.status == quote_store.EXPIRED:
         raise ApiError(400, "QUOTE_EXPIRED", f"{quote.id} expired at {quote.expires_at}")

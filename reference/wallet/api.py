@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 from reference.kernel.errors import ApiError, Unauthorized
 from reference.kernel.request_body import read_json_object
 from reference.kernel.routing import ApiRequest, Operation, api_route
+from reference.kernel.validation import Problems
 from reference.wallet import credentials as wallet_credentials
 from reference.wallet import logins as wallet_logins
 from reference.wallet import otp as wallet_otp
@@ -38,8 +39,13 @@ def _usable(request: ApiRequest) -> Credential:
 
 def challenge(request: ApiRequest) -> Response:
     """``POST /auth/credentials/{id}/challenge``: OTP target bundle, or a passkey challenge;
-    an OAuth credential has nothing to challenge (409)."""
+    an OAuth credential has nothing to challenge (409). A ``clientPublicKey`` sent is read
+    whatever the type (400 when it is no P-256 point): the form before the state."""
     credential = _usable(request)
+    if isinstance(request.body, dict) and "clientPublicKey" in request.body:
+        problems = Problems()
+        wallet_logins.read_client_key(problems, request.body)
+        problems.raise_if_any()
     if credential.type in (wallet_store.EMAIL_OTP, wallet_store.SMS_OTP):
         return wallet_otp.challenge(request, credential)
     if credential.type == wallet_store.PASSKEY:

@@ -88,7 +88,7 @@ def test_sandbox_send_executes_with_default_amount(client: httpx.Client) -> None
     holder = approved(client)
     quote = created(client.post("/quotes", json=jit_body(holder.id, holder.account_id())))
     wrong = client.post("/sandbox/send", json={"quoteId": quote["id"], "currencyCode": "EUR"})
-    assert error_code(wrong, 400) == "INVALID_INPUT"
+    assert error_code(wrong, 409) == "CONFLICT"  # the quote's state refuses it
     sent = client.post("/sandbox/send", json={"quoteId": quote["id"], "currencyCode": "USD"})
     assert sent.status_code == 200, sent.text
     assert sent.json()["id"] == quote["transactionId"]

@@ -213,6 +213,7 @@ VALID: dict[str, list[Any]] = {
         {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
     ],
     "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/credential-challenge": [{}, {"clientPublicKey": "02" + "ab" * 32}],
     "requests/credential-verify": [
         {"encryptedOtpBundle": {"encappedPublic": "04ab", "ciphertext": "cd"}},
         {"oidcToken": "eyJh.eyJz.c2ln", "clientPublicKey": "02" + "ab" * 32},
