@@ -112,11 +112,12 @@ def order_items(items: list[pytest.Item], *, spread_scratch: bool = False) -> No
     they kept the workers waiting for each other while the long tests waited behind them
     (a third of a ``-n 8`` run against a target 50 ms away); spread out, one of them runs
     on one worker at a time while the others go on."""
-    ranked = sorted(items, key=lambda item: _rank(item, spread_scratch))
-    scratch = [item for item in ranked if _rank(item, spread_scratch) == 5]
+    rank = {id(item): _rank(item, spread_scratch) for item in items}  # once per item
+    ranked = sorted(items, key=lambda item: rank[id(item)])
+    scratch = [item for item in ranked if rank[id(item)] == 5]
     if scratch:
-        ranked = [item for item in ranked if _rank(item, spread_scratch) != 5]
-        ordinary = [i for i, item in enumerate(ranked) if _rank(item, spread_scratch) == 2]
+        ranked = [item for item in ranked if rank[id(item)] != 5]
+        ordinary = [i for i, item in enumerate(ranked) if rank[id(item)] == 2]
         step = max(1, len(ordinary) // (len(scratch) + 1))
         # from the last insertion point back, so the earlier indices stay right
         for number in range(len(scratch), 0, -1):

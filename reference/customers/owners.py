@@ -14,7 +14,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from reference.customers.store import UNVERIFIED, load
+from reference.customers.store import UNVERIFIED, named_in_body
 from reference.kernel.clock import iso, utc_now
 from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.errors import ApiError
@@ -86,13 +86,10 @@ def set_status(db: Database, owner_id: str, status: str) -> None:
 
 def _validate(db: Database, platform_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
     problems = Problems()
-    customer_id = problems.required(body, "customerId", "")
-    if customer_id is not None and problems.string("customerId", customer_id) is not None:
-        customer = load(db, platform_id, customer_id)
-        if customer is None:
-            problems.unknown("customerId", "UNKNOWN_CUSTOMER", "is not a customer of this platform")
-        elif customer.is_individual:
-            problems.conflict("customerId", "BUSINESS_ONLY", "must be a BUSINESS customer")
+    customer_id = body.get("customerId")
+    customer = named_in_body(problems, db, platform_id, customer_id, "customerId")
+    if customer is not None and customer.is_individual:
+        problems.conflict("customerId", "BUSINESS_ONLY", "must be a BUSINESS customer")
     roles: list[str] = []
     if body.get("roles") is not None:
         items = problems.array("roles", body["roles"]) or []
