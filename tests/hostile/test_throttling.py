@@ -70,8 +70,13 @@ def test_a_target_that_starts_throttling_mid_run_stops_it_under_xdist(tmp_path):
     assert summary["verdict"] == "not_run" and summary["not_run"] > 0
     assert "throttles the run" in summary["incomplete_reason"]
     assert "--rate-limit" in summary["incomplete_reason"]
-    # a handful of tests met the streak, not every test of the parts
-    assert summary["totals"]["failed"] + summary["totals"]["errors"] < 20, summary["totals"]
+    # a handful of tests met the streak, not every test of the parts: each worker stops at
+    # its own streak at the latest (a failed test made at least one of its requests; under
+    # load both workers reach theirs before the other's stop arrives: 20 failed or errored
+    # in one CI run, at the old bound of < 20), and most of the parts' tests never ran
+    totals = summary["totals"]
+    assert totals["failed"] <= 2 * THROTTLED_AFTER, totals
+    assert summary["not_run"] > summary["plan"]["tests"]["selected"] // 2, (totals, summary)
     assert raw_exceptions(result) == []
     assert leaks(tmp_path) == []
     assert elapsed < 60, f"{elapsed:.1f} s"
