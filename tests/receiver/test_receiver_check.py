@@ -142,6 +142,68 @@ def test_a_receiver_that_answers_500_to_a_repeated_event_fails_the_idempotency_c
     assert "500" in failure["message"]
 
 
+# Each receiver that makes one mistake real teams make, and the one case that catches it.
+MISTAKES = {
+    "trusts-test-flag": "marked-test-signed-by-another-key",
+    "remembers-signatures": "signature-replayed-on-another-body",
+    "known-id-first": "known-id-changed-body-another-key",
+    "sorted-keys-fallback": "signed-over-sorted-keys",
+    "strips-whitespace": "signed-without-surrounding-whitespace",
+}
+CARD_CASES = sorted(
+    f"test_acknowledged_events.py::test_an_event_of_each_named_type_is_acknowledged[{t.name}]"
+    for t in EVENT_TYPES
+    if t.name.startswith("CARD_TRANSACTION.")
+)
+
+
+@pytest.mark.parametrize(("behaviour", "caught_by"), sorted(MISTAKES.items()))
+def test_a_receiver_with_one_verification_mistake_fails_its_forgery(
+    tmp_path, key_file, behaviour, caught_by
+):
+    with serving(behaviour, _public_pem(key_file)) as receiver:
+        checked = check_receiver(tmp_path, "--url", receiver.url, "--signing-key", str(key_file))
+    assert checked.code == 1, checked.output[-3000:]
+    assert checked.failed() == [f"{REFUSALS}[{caught_by}]"]
+    (failure,) = checked.summary["failures"]
+    assert failure["message"].startswith("§5 Authentication: "), failure["message"]
+    assert "was accepted" in failure["message"] and "200" in failure["message"]
+
+
+def test_a_slow_receiver_fails_its_slow_cases_and_the_forgeries_are_still_judged(
+    tmp_path, key_file
+):
+    """Card events answered after the deadline: each is that case's failure (the endpoint
+    answers a TEST event right after), and the check runs to its end (scaled down: 3 s on
+    card events against a 2 s deadline, as 12 s against the default 10 s)."""
+    with serving("slow-cards", _public_pem(key_file), delay=3) as receiver:
+        checked = check_receiver(
+            tmp_path, "--url", receiver.url, "--signing-key", str(key_file),
+            "--delivery-timeout", "2",
+        )  # fmt: skip
+    assert checked.code == 1, checked.output[-3000:]
+    assert checked.summary["verdict"] == "failed"
+    assert checked.failed() == CARD_CASES
+    assert checked.summary["totals"]["passed"] == ALL_CASES - len(CARD_CASES)
+    for failure in checked.summary["failures"]:
+        assert failure["message"].startswith("§6 Events: "), failure["message"]
+        assert "answered a signed TEST event" in failure["message"]
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "delay"), [("either-encoding", 0.0), ("slow-within-deadline", 1.0)]
+)
+def test_correct_receivers_of_other_habits_pass(tmp_path, key_file, behaviour, delay):
+    """202 and 204, 400 for a forgery, either signature encoding; or slow within the deadline."""
+    with serving(behaviour, _public_pem(key_file), delay=delay) as receiver:
+        checked = check_receiver(
+            tmp_path, "--url", receiver.url, "--signing-key", str(key_file),
+            "--delivery-timeout", "3",
+        )  # fmt: skip
+    assert checked.code == 0, checked.output[-3000:]
+    assert checked.summary["totals"]["passed"] == ALL_CASES
+
+
 def test_what_the_interface_does_not_show_fails_nothing_and_is_noted(tmp_path, key_file):
     """A receiver that refuses the event types whose payload is not shown, and rejects a
     failing signature by closing the connection: it passes, each one an advisory."""

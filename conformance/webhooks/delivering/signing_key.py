@@ -38,8 +38,10 @@ class SigningKey:
 
     def sign(self, body: bytes) -> str:
         """The ``X-Service-Signature`` value for ``body``: base64 of the DER ECDSA signature
-        over its SHA-256 hash."""
-        return base64.b64encode(self.private_key.sign(body, ec.ECDSA(hashes.SHA256()))).decode()
+        over its SHA-256 hash. Deterministic (RFC 6979): the same key and body give the same
+        signature, so a forgery can reuse one a receiver verified, and vectors reproduce."""
+        algorithm = ec.ECDSA(hashes.SHA256(), deterministic_signing=True)
+        return base64.b64encode(self.private_key.sign(body, algorithm)).decode()
 
     def public_pem(self) -> str:
         """The public key a platform's test environment must trust (SubjectPublicKeyInfo)."""
