@@ -1,5 +1,5 @@
-"""The ``conformance`` command: ``run``, ``serve`` and ``report`` (``receiver``, ``certify``,
-``verify`` and ``openapi`` are dispatched to modules of their own).
+"""The ``conformance`` command: ``run``, ``serve`` and ``report`` (``receiver``, ``vectors``,
+``certify``, ``verify`` and ``openapi`` are dispatched to modules of their own).
 
 Exit codes of ``run``: 0 when no test failed or errored, 1 when any did, 2 for a usage
 error (the output contract), 3 when the target could not be tested (preflight failed, or
@@ -128,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("verify", "check a certification bundle offline against the certifier's public key"),
         ("openapi", "write the OpenAPI 3.1 document of the interface (from the kit's schemas)"),
         ("receiver", "check a platform's webhook endpoint as the service delivers to it"),
+        ("vectors", "write signed webhook test vectors for a platform's own verifier tests"),
     ):
         other = sub.add_parser(name, help=text, add_help=False)
         other.add_argument("other_args", nargs=argparse.REMAINDER)
@@ -437,6 +438,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from conformance.run import receiver_command
 
         return receiver_command.main(argv[1:])
+    if argv and argv[0] == "vectors":
+        from conformance.run import vectors_command
+
+        return vectors_command.main(argv[1:])
     if argv and argv[0] in ("certify", "verify"):
         from conformance.run import certify
 

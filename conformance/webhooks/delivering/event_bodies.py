@@ -8,6 +8,8 @@ ExternalAccount for ``EXTERNAL_ACCOUNT.STATUS_UPDATED`` (``EventType.payload_sho
 body satisfies the kit's own schemas (``schemas/webhooks/``, checked by a self-test). The
 TEST event has its own shape.
 The invitation-claimed event is left out: its ``type`` and payload are not shown.
+Ids, references and times come from a ``Minter``: fresh ones by default, or seeded ones
+(the same event every time, for the shipped vectors).
 """
 
 from __future__ import annotations
@@ -19,14 +21,44 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-__all__ = ["EVENT_TYPES", "Event", "EventType", "event_of_type", "follow_up", "make_test_event"]
+__all__ = [
+    "EVENT_TYPES",
+    "Event",
+    "EventType",
+    "Minter",
+    "event_of_type",
+    "follow_up",
+    "make_test_event",
+]
 
 _USD = {"code": "USD", "name": "United States Dollar", "symbol": "$", "decimals": 2}
 _EUR = {"code": "EUR", "name": "Euro", "symbol": "€", "decimals": 2}
 
 
-def _id(kind: str) -> str:
-    return f"{kind}:{uuid.uuid4()}"
+@dataclass(slots=True)
+class Minter:
+    """Where an event's ids, references and times come from: fresh (``uuid4``, the clock)
+    without a ``seed``; with one, the same ids in the same order each time (``uuid5`` of the
+    seed and a count) and the clock stopped at ``moment``."""
+
+    seed: str | None = None
+    moment: datetime | None = None
+    _count: int = 0
+
+    def id(self, kind: str) -> str:
+        """A new ``<kind>:<uuid>``."""
+        if self.seed is None:
+            return f"{kind}:{uuid.uuid4()}"
+        self._count += 1
+        return f"{kind}:{uuid.uuid5(uuid.NAMESPACE_URL, f'{self.seed}/{self._count}')}"
+
+    def now(self) -> datetime:
+        """The current time, or the stopped clock's."""
+        return self.moment or datetime.now(UTC)
+
+
+def _id(kind: str, minter: Minter) -> str:
+    return minter.id(kind)
 
 
 def _stamp(moment: datetime) -> str:
@@ -51,43 +83,47 @@ class Event:
         return str(self.envelope["type"])
 
 
-def make_test_event(now: datetime | None = None) -> Event:
+def make_test_event(now: datetime | None = None, minter: Minter | None = None) -> Event:
     """The TEST event: ``{test: true, timestamp, webhookId, type: "TEST"}``."""
+    minter = minter or Minter()
     envelope = {
         "test": True,
-        "timestamp": _stamp(now or datetime.now(UTC)),
-        "webhookId": _id("Webhook"),
+        "timestamp": _stamp(now or minter.now()),
+        "webhookId": _id("Webhook", minter),
         "type": "TEST",
     }
     return Event(envelope, "webhooks/test-event.json")
 
 
-def _transaction(status: str, *, incoming: bool = False) -> dict[str, Any]:
+def _transaction(status: str, minter: Minter, *, incoming: bool = False) -> dict[str, Any]:
     """A cross-currency outgoing payment (or a returned incoming deposit) in ``status``."""
-    created = datetime.now(UTC) - timedelta(minutes=2)
+    created = minter.now() - timedelta(minutes=2)
     record: dict[str, Any] = {
-        "id": _id("Transaction"),
+        "id": _id("Transaction", minter),
         "status": status,
         "type": "INCOMING" if incoming else "OUTGOING",
         "direction": "CREDIT" if incoming else "DEBIT",
-        "customerId": _id("Customer"),
+        "customerId": _id("Customer", minter),
         "platformCustomerId": "platform-customer-4711",
-        "source": {"sourceType": "ACCOUNT", "accountId": _id("InternalAccount")},
+        "source": {"sourceType": "ACCOUNT", "accountId": _id("InternalAccount", minter)},
         "destination": {
             "destinationType": "ACCOUNT",
-            "accountId": _id("ExternalAccount"),
+            "accountId": _id("ExternalAccount", minter),
             "paymentRail": "SEPA",
         },
         "sentAmount": {"amount": 10_000, "currency": _USD},
         "receivedAmount": {"amount": 9_150, "currency": _EUR},
         "exchangeRate": 0.92,
-        "quoteId": _id("Quote"),
+        "quoteId": _id("Quote", minter),
         "description": "Invoice 2025-118",
         "createdAt": _stamp(created),
     }
     if incoming:  # a deposit from a bank account into an internal account, same currency
-        record["source"] = {"sourceType": "ACCOUNT", "accountId": _id("ExternalAccount")}
-        record["destination"] = {"destinationType": "ACCOUNT", "accountId": _id("InternalAccount")}
+        record["source"] = {"sourceType": "ACCOUNT", "accountId": _id("ExternalAccount", minter)}
+        record["destination"] = {
+            "destinationType": "ACCOUNT",
+            "accountId": _id("InternalAccount", minter),
+        }
         record["sentAmount"] = {"amount": 25_000, "currency": _USD}
         record["receivedAmount"] = {"amount": 25_000, "currency": _USD}
         record["exchangeRate"] = 1
@@ -99,16 +135,17 @@ def _transaction(status: str, *, incoming: bool = False) -> dict[str, Any]:
     return record
 
 
-def _refunded(phase: str, *, incoming: bool) -> dict[str, Any]:
-    record = _transaction("FAILED", incoming=incoming)
+def _refunded(phase: str, minter: Minter, *, incoming: bool) -> dict[str, Any]:
+    record = _transaction("FAILED", minter, incoming=incoming)
     record["failureReason"] = "PAYOUT_RETURNED"
-    record["refund"] = {"status": phase, "reference": f"RF-{uuid.uuid4().hex[:10].upper()}"}
+    reference = minter.id("RF").partition(":")[2].replace("-", "")[:10].upper()
+    record["refund"] = {"status": phase, "reference": f"RF-{reference}"}
     return record
 
 
-def _customer(status: str, *, business: bool) -> dict[str, Any]:
+def _customer(status: str, minter: Minter, *, business: bool) -> dict[str, Any]:
     record: dict[str, Any] = {
-        "id": _id("Customer"),
+        "id": _id("Customer", minter),
         "platformCustomerId": "platform-customer-4711",
         "customerType": "BUSINESS" if business else "INDIVIDUAL",
         "email": "ops@example.com" if business else "ada.lovelace@example.com",
@@ -137,9 +174,9 @@ def _customer(status: str, *, business: bool) -> dict[str, Any]:
     return record
 
 
-def _card_transaction(status: str) -> dict[str, Any]:
+def _card_transaction(status: str, minter: Minter) -> dict[str, Any]:
     record: dict[str, Any] = {
-        "id": _id("CardTransaction"),
+        "id": _id("CardTransaction", minter),
         "status": status,
         "direction": "DEBIT",
         "settledAmount": {"amount": 0 if status != "SETTLED" else 1_250, "currency": _USD},
@@ -151,10 +188,10 @@ def _card_transaction(status: str) -> dict[str, Any]:
     return record
 
 
-def _external_account() -> dict[str, Any]:
+def _external_account(minter: Minter) -> dict[str, Any]:
     return {
-        "id": _id("ExternalAccount"),
-        "customerId": _id("Customer"),
+        "id": _id("ExternalAccount", minter),
+        "customerId": _id("Customer", minter),
         "status": "ACTIVE",
         "currency": "USD",
         "accountInfo": {
@@ -171,7 +208,7 @@ class EventType:
 
     name: str
     schema: str
-    data: Callable[[], dict[str, Any]]
+    data: Callable[[Minter], dict[str, Any]]
     data_schema: str | None = None
     # §6 shows the payload of payment events (the Transaction) and card events (the full
     # card transaction); the others' is "not shown", so their data is the kit's choice
@@ -179,12 +216,16 @@ class EventType:
 
 
 def _payment(name: str, status: str) -> EventType:
-    return EventType(name, "webhooks/payment-event.json", lambda: _transaction(status))
+    return EventType(
+        name, "webhooks/payment-event.json", lambda minter: _transaction(status, minter)
+    )
 
 
 def _refund(name: str, phase: str, *, incoming: bool) -> EventType:
     return EventType(
-        name, "webhooks/payment-event.json", lambda: _refunded(phase, incoming=incoming)
+        name,
+        "webhooks/payment-event.json",
+        lambda minter: _refunded(phase, minter, incoming=incoming),
     )
 
 
@@ -192,7 +233,7 @@ def _verification(name: str, status: str, *, business: bool) -> EventType:
     return EventType(
         name,
         "webhooks/envelope.json",
-        lambda: _customer(status, business=business),
+        lambda minter: _customer(status, minter, business=business),
         "customer.json",
         payload_shown=False,
     )
@@ -200,7 +241,7 @@ def _verification(name: str, status: str, *, business: bool) -> EventType:
 
 def _card(name: str, status: str) -> EventType:
     schema = "webhooks/card-transaction-event.json"
-    return EventType(name, schema, lambda: _card_transaction(status))
+    return EventType(name, schema, lambda minter: _card_transaction(status, minter))
 
 
 # Every type §6 names, in its table's order (CARD_TRANSACTION.* by the three it names).
@@ -235,21 +276,28 @@ _BY_NAME = {event_type.name: event_type for event_type in EVENT_TYPES}
 
 
 def event_of_type(
-    name: str, now: datetime | None = None, data: dict[str, Any] | None = None
+    name: str,
+    now: datetime | None = None,
+    data: dict[str, Any] | None = None,
+    minter: Minter | None = None,
 ) -> Event:
     """A fresh event of type ``name`` (one of ``EVENT_TYPES``), stamped ``now``, about a new
-    record, or about ``data`` when given (another event about the same record)."""
+    record, or about ``data`` when given (another event about the same record); its ids and
+    times from ``minter`` (fresh ones by default)."""
+    minter = minter or Minter()
     event_type = _BY_NAME[name]
     envelope = {
-        "id": _id("Webhook"),
+        "id": _id("Webhook", minter),
         "type": name,
-        "timestamp": _stamp(now or datetime.now(UTC)),
-        "data": event_type.data() if data is None else data,
+        "timestamp": _stamp(now or minter.now()),
+        "data": event_type.data(minter) if data is None else data,
     }
     return Event(envelope, event_type.schema, event_type.data_schema)
 
 
-def follow_up(event: Event, name: str, moment: datetime, **changes: Any) -> Event:
+def follow_up(
+    event: Event, name: str, moment: datetime, minter: Minter | None = None, **changes: Any
+) -> Event:
     """A later event of type ``name`` about the same record as ``event``, stamped
     ``moment``, its record changed by ``changes`` (the new status, say)."""
-    return event_of_type(name, moment, {**event.envelope["data"], **changes})
+    return event_of_type(name, moment, {**event.envelope["data"], **changes}, minter)
