@@ -242,9 +242,27 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("PATCH", "/config", _CONFIG, "platform-config", request="requests/config-patch"),
     # §4 Cards, stablecoins, agents, auth, sandbox
     Endpoint("POST", "/sca/login/complete", _SANDBOX, "sca-session"),
-    Endpoint("POST", "/auth/credentials", _SANDBOX, "wallet-credential"),
-    Endpoint("POST", "/auth/credentials/{id}/challenge", _SANDBOX, "wallet-challenge"),
-    Endpoint("POST", "/auth/credentials/{id}/verify", _SANDBOX, "wallet-verify"),
+    Endpoint(
+        "POST",
+        "/auth/credentials",
+        _SANDBOX,
+        "wallet-credential",
+        request="requests/credential-create",
+    ),
+    Endpoint(
+        "POST",
+        "/auth/credentials/{id}/challenge",
+        _SANDBOX,
+        "wallet-challenge",
+        request="requests/credential-challenge",
+    ),
+    Endpoint(
+        "POST",
+        "/auth/credentials/{id}/verify",
+        _SANDBOX,
+        "wallet-verify",
+        request="requests/credential-verify",
+    ),
     Endpoint("DELETE", "/auth/credentials/{id}", _SANDBOX, None),  # answer not shown
     Endpoint("DELETE", "/auth/sessions/{id}", _SANDBOX, "wallet-session"),
     Endpoint("POST", "/internal-accounts/{id}/export", _ACCOUNTS, None),  # export not shown

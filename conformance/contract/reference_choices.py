@@ -72,9 +72,6 @@ SERVED_ONLY: tuple[Endpoint, ...] = (
 
 REQUEST_BODIES: Mapping[tuple[str, str], str] = {
     ("POST", "/sca/login/complete"): "requests/sca-login-complete",
-    ("POST", "/auth/credentials"): "requests/credential-create",
-    ("POST", "/auth/credentials/{id}/verify"): "requests/credential-verify",
-    ("POST", "/auth/credentials/{id}/challenge"): "requests/credential-challenge",
     ("PATCH", "/internal-accounts/{id}"): "requests/wallet-privacy",
     ("POST", "/internal-accounts/{id}/export"): "requests/wallet-export",
     ("POST", "/transfer-in"): "requests/transfer",

@@ -41,7 +41,7 @@ def signer_refusal(refusal: str | None, **context: Any) -> str | None:
                 WALLET_SIGNATURE,
                 f"{WALLET_SIGNATURE.clause}: Service-Wallet-Signature is not a P-256 signature "
                 "over the exact payloadToSign by the signing key (the session key; on the OTP "
-                "verify retry, the TEK private key)",
+                "verify retry, the TEK private key), in hex, DER or raw r||s (both are taken)",
             )
         else:
             current.checks(WALLET_SIGNATURE)

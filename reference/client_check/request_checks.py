@@ -63,6 +63,9 @@ def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
     clause = body_schemas.clause_of(schema) or REQUEST_BODY.clause
     where = f"{clause}: {method} {path} body"
     if not raw.strip():
+        if schema in body_schemas.OPTIONAL_BODIES:
+            judged.checks(REQUEST_BODY)
+            return
         judged.finds(REQUEST_BODY, f"{where}: a JSON object body is required; none sent", clause)
         return
     try:

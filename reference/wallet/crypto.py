@@ -16,6 +16,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
 
 from reference.kernel.db import Database
@@ -181,13 +182,25 @@ def sealed_bundle(
     )
 
 
+# A raw ECDSA P-256 signature: r and s, 32 bytes each, big-endian (IEEE P1363, WebCrypto's).
+_RAW_HALF = 32
+
+
 def signature_valid(key: ec.EllipticCurvePublicKey, signature_hex: str, payload: str) -> bool:
-    """Whether ``signature_hex`` is a DER ECDSA P-256/SHA-256 signature of ``payload``."""
+    """Whether ``signature_hex`` is an ECDSA P-256/SHA-256 signature of ``payload``: DER, or
+    raw ``r || s`` (64 bytes). §5 item 4 names no encoding, so both are taken."""
     signature = hex_bytes(signature_hex)
     if not signature:
         return False
-    try:
-        key.verify(signature, payload.encode(), ec.ECDSA(hashes.SHA256()))
-    except (InvalidSignature, ValueError):
-        return False
-    return True
+    candidates = [signature]
+    if len(signature) == 2 * _RAW_HALF:
+        r = int.from_bytes(signature[:_RAW_HALF], "big")
+        s = int.from_bytes(signature[_RAW_HALF:], "big")
+        candidates.append(encode_dss_signature(r, s))
+    for candidate in candidates:
+        try:
+            key.verify(candidate, payload.encode(), ec.ECDSA(hashes.SHA256()))
+        except (InvalidSignature, ValueError):
+            continue
+        return True
+    return False

@@ -3,9 +3,9 @@
 The first call, without ``Service-Wallet-Signature`` and ``Request-Id``, answers ``202
 {payloadToSign, requestId}`` and changes nothing. The retry repeats method, path and body
 with both headers; the request id is single-use, bound to its operation, body and customer,
-and lives 5 minutes. The signature is a DER ECDSA P-256 signature (hex) over the exact
-``payloadToSign``, by the key of an active session of the customer, or by the key the
-request id names (the OTP verify retry: the TEK key).
+and lives 5 minutes. The signature is an ECDSA P-256 signature (hex; DER or raw r||s, §5
+names no encoding) over the exact ``payloadToSign``, by the key of an active session of the
+customer, or by the key the request id names (the OTP verify retry: the TEK key).
 """
 
 from __future__ import annotations
