@@ -8,8 +8,11 @@ command is passed on to it. It journals each finding as it judges (``client-chec
 so a sandbox killed outright loses nothing already judged; the reports are built from the
 journal once it has stopped.
 
-Exit codes: 0 no finding, 1 findings, 2 a usage error (or no request was judged), 4 the
-sandbox did not stop as asked (it crashed or was killed): the reports say INCOMPLETE.
+One check per folder (``folder_lock.py``): a second one on the same DIR refuses to start.
+
+Exit codes: 0 no finding, 1 findings, 2 a usage error (or no request was judged, or another
+check holds DIR), 4 the sandbox did not stop as asked (it crashed or was killed): the
+reports say INCOMPLETE.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from conformance.reporting.report_paths import (
     render_locations,
 )
 from conformance.run import run_outcome
+from conformance.run.folder_lock import holding_folder
 
 __all__ = ["CHECK_FLAG", "check_folder", "serve_checking_clients"]
 
@@ -91,10 +95,16 @@ def serve_checking_clients(args: Sequence[str], folder: str, env: Mapping[str, s
     write the reports in ``folder``; the exit code."""
     report_dir = Path(folder)
     try:
-        claim_report_folder(report_dir, CHECK_FLAG)
+        with holding_folder(report_dir, CHECK_FLAG):  # one check per folder
+            claim_report_folder(report_dir, CHECK_FLAG)
+            return _check(args, report_dir, env)
     except ReportFolderError as exc:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
+
+
+def _check(args: Sequence[str], report_dir: Path, env: Mapping[str, str]) -> int:
+    """The check itself, in a folder it holds and has claimed."""
     started_at, started = datetime.now(UTC), time.monotonic()
     write_reports(report_dir, ClientJournal(), CheckRun(started_at, 0.0, _IN_PROGRESS))
     sys.stdout.flush()

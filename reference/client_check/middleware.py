@@ -79,7 +79,7 @@ class ClientCheckMiddleware:
         request_checks.basic_credentials(self.services, headers, judged)
         request_checks.request_body(method, path, raw, judged)
         request_checks.idempotency_key(method, path, headers, judged)
-        request_checks.signed_retry(method, path, headers, judged)
+        await request_checks.signed_retry(self.services, method, path, headers, judged)
         await request_checks.document_upload(method, path, upload_problems, judged)
         self.journal.write(
             {"kind": "request", "method": method, "path": path, "checked": sorted(judged.checked)}

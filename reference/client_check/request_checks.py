@@ -22,6 +22,7 @@ from reference.client_check.rules import (
 from reference.kernel.auth import authenticate
 from reference.kernel.errors import Unauthorized
 from reference.kernel.services import Services
+from reference.kernel.sync_calls import call_sync
 from reference.wallet.signatures import REQUEST_ID_HEADER, SIGNATURE_HEADER
 
 MAX_IDEMPOTENCY_KEY = 255  # §8 Limits: Idempotency-Key (account creation) up to 255 characters
@@ -39,9 +40,12 @@ SIGNED_OPERATIONS = (
 
 def basic_credentials(services: Services, headers: Headers, judged: Judgement) -> None:
     """A platform request carries Basic credentials of this sandbox (§5 Authentication);
-    an agent's Bearer token is the agents' own scheme and is not judged here."""
+    an agent's Bearer token is the agents' own scheme and is not judged here, but a Bearer
+    that carries the platform's own API credentials is (``_platform_bearer``)."""
     header = headers.get("authorization")
     if bearer.is_bearer(header):
+        assert header is not None
+        _platform_bearer(services, header, judged)
         return
     try:
         authenticate(services, header)
@@ -53,6 +57,31 @@ def basic_credentials(services: Services, headers: Headers, judged: Judgement) -
         )
     else:
         judged.checks(BASIC_CREDENTIALS)
+
+
+def _platform_bearer(services: Services, header: str, judged: Judgement) -> None:
+    """A Bearer token that is the API client secret (or the token id, or the pair) of a
+    credential of this sandbox: the platform's Basic credentials sent in the agents' scheme.
+    Any other Bearer token may be an agent's, revoked or not, and is left alone."""
+    token = header.strip().partition(" ")[2].strip()
+    published = services.credentials
+    own = {
+        part
+        for credential in (published.primary, published.second, published.production)
+        for part in (
+            credential.secret,
+            credential.token_id,
+            f"{credential.token_id}:{credential.secret}",
+        )
+    }
+    if token not in own:
+        return
+    judged.finds(
+        BASIC_CREDENTIALS,
+        f"{BASIC_CREDENTIALS.clause}: a platform endpoint takes HTTP Basic <api token id>:<api "
+        "client secret>; this request sent the platform's API credentials as a Bearer token "
+        "(Bearer is the agents' scheme, for the access token of a redeemed device code)",
+    )
 
 
 def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
@@ -105,15 +134,31 @@ def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement)
         judged.checks(IDEMPOTENCY_KEY)
 
 
-def signed_retry(method: str, path: str, headers: Headers, judged: Judgement) -> None:
-    """A retry carrying ``Service-Wallet-Signature`` carries ``Request-Id`` too (§5 items 1
-    and 4). A ``Request-Id`` alone is no retry: the passkey verify echoes it, and clients
-    send it for tracing."""
+async def signed_retry(
+    services: Services, method: str, path: str, headers: Headers, judged: Judgement
+) -> None:
+    """A retry carrying ``Service-Wallet-Signature`` carries ``Request-Id`` too, and one
+    carrying the ``Request-Id`` of a 202 answer (a payloadToSign was issued under it)
+    carries the signature (§5 items 1 and 4). Any other ``Request-Id`` alone is no retry:
+    the OTP and passkey verify echo the challenge's, and clients send it for tracing."""
     signed = any(
         method == one and body_schemas.matches(template, path)
         for one, template in SIGNED_OPERATIONS
     )
-    if not signed or SIGNATURE_HEADER not in headers:
+    if not signed:
+        return
+    if SIGNATURE_HEADER not in headers:
+        request_id = headers.get(REQUEST_ID_HEADER)
+        issued = request_id is not None and await call_sync(
+            services.settings, _payload_issued, services, request_id
+        )
+        if issued:
+            judged.finds(
+                SIGNED_RETRY,
+                f"{SIGNED_RETRY.clause}: the retry of {method} {path} carries the "
+                f"{REQUEST_ID_HEADER} of a 202 answer but no {SIGNATURE_HEADER} (the "
+                "signature over its payloadToSign is required on the retry)",
+            )
         return
     if headers.get(REQUEST_ID_HEADER):
         judged.checks(SIGNED_RETRY)
@@ -123,6 +168,12 @@ def signed_retry(method: str, path: str, headers: Headers, judged: Judgement) ->
         f"{SIGNED_RETRY.clause}: the signed retry of {method} {path} carries "
         f"{SIGNATURE_HEADER} but no {REQUEST_ID_HEADER} (the requestId of the 202 answer)",
     )
+
+
+def _payload_issued(services: Services, request_id: str) -> bool:
+    """Whether a 202 answer issued a payloadToSign under ``request_id``."""
+    row = services.db.fetchone("SELECT 1 FROM wallet_requests WHERE id = ?", (request_id,))
+    return row is not None
 
 
 async def document_upload(
