@@ -216,6 +216,7 @@ VALID: dict[str, list[Any]] = {
     "requests/credential-challenge": [{}, {"clientPublicKey": "02" + "ab" * 32}],
     "requests/credential-verify": [
         {"encryptedOtpBundle": {"encappedPublic": "04ab", "ciphertext": "cd"}},
+        {"encryptedOtpBundle": '{"encappedPublic": "04ab", "ciphertext": "cd"}'},  # SANDBOX.md
         {"oidcToken": "eyJh.eyJz.c2ln", "clientPublicKey": "02" + "ab" * 32},
         {
             "assertion": {
