@@ -4,6 +4,7 @@ document upload. Each takes the request's parts and adds to its judgement."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Awaitable, Callable
 
@@ -60,18 +61,21 @@ def basic_credentials(services: Services, headers: Headers, judged: Judgement) -
 
 
 def _platform_bearer(services: Services, header: str, judged: Judgement) -> None:
-    """A Bearer token that is the API client secret (or the token id, or the pair) of a
-    credential of this sandbox: the platform's Basic credentials sent in the agents' scheme.
-    Any other Bearer token may be an agent's, revoked or not, and is left alone."""
+    """A Bearer token that is the API client secret (or the token id, or the pair, plain or
+    base64 as Basic sends it) of a credential of this sandbox: the platform's Basic
+    credentials sent in the agents' scheme. Any other Bearer token may be an agent's,
+    revoked or not, and is left alone."""
     token = header.strip().partition(" ")[2].strip()
     published = services.credentials
     own = {
         part
         for credential in (published.primary, published.second, published.production)
+        for pair in [f"{credential.token_id}:{credential.secret}"]
         for part in (
             credential.secret,
             credential.token_id,
-            f"{credential.token_id}:{credential.secret}",
+            pair,
+            base64.b64encode(pair.encode()).decode("ascii"),  # Basic's value, scheme swapped
         )
     }
     if token not in own:
