@@ -65,20 +65,22 @@ class Receiver:
     key: SigningKey
     client: TargetClient
 
-    def deliver(self, delivery: Delivery) -> ApiResponse:
+    def deliver(self, delivery: Delivery, *, probe: bool = True) -> ApiResponse:
         """POST one delivery; its answer (a failure if none arrives within the deadline).
 
         A delivery the endpoint gives no answer to within the deadline is followed by a
         signed TEST event: an endpoint that answers it is up, only slow on that delivery,
         so the failure is this case's (§6 Events) and the check goes on to the next case
         (the forgeries are still judged); an endpoint that answers neither counts toward
-        the target's health, which stops the check as could not run."""
+        the target's health, which stops the check as could not run. Without ``probe``
+        (the first contact, itself a TEST event) the failure stands as it is."""
         __tracebackhide__ = True
         try:
             return self._post(delivery)
         except ConformanceFailure:
             exchange = self.client.log.last()
-            if exchange is None or not (exchange.error or "").startswith(_TIMED_OUT):
+            timed_out = exchange is not None and (exchange.error or "").startswith(_TIMED_OUT)
+            if not probe or exchange is None or not timed_out:
                 raise
             if TARGET_HEALTH.unreachable is not None or not self._answers_a_probe():
                 raise
