@@ -22,6 +22,7 @@ from conformance.contract.schemas import SchemaRegistry, default_registry, forma
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
+from conformance.exchange.inflate import decoded_chunks
 from conformance.exchange.ledger_answers import record_answer
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
@@ -321,7 +322,8 @@ class TargetClient:
                 finally:
                     response.close()
         except _TooLarge as too_large:
-            TARGET_HEALTH.answered()  # an answer too large to read is still an answer
+            TARGET_HEALTH.too_large(f"{method} {path}", too_large.received,
+                                    too_large.response.headers.get("content-encoding"))  # fmt: skip
             self._too_large(too_large, method, path, exchange_base, started)
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
             elapsed = (time.monotonic() - started) * 1000
@@ -364,7 +366,7 @@ class TargetClient:
             raise _TooLarge(response, 0)  # not read at all
         chunks: list[bytes] = []
         size = 0
-        for chunk in response.iter_bytes():
+        for chunk in decoded_chunks(response):  # a bounded piece at a time, bombs too
             size += len(chunk)
             if size > self.max_bytes:
                 raise _TooLarge(response, size)

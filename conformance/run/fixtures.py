@@ -137,8 +137,19 @@ class Adapter:
     def call(self, spec: hookspecs.HookSpec, **kwargs: Any) -> Any:
         """Call the adapter hook ``spec`` (``hookspecs.pytest_conformance_x``); skip the test
         when no adapter implements it."""
+        __tracebackhide__ = True
         name = hookspecs.hook_name(spec)
-        result = getattr(self._config.hook, name)(profile=self._profile, **kwargs)
+        try:
+            result = getattr(self._config.hook, name)(profile=self._profile, **kwargs)
+        except AssertionError:  # a clause failure the adapter raised: the target's defect
+            raise
+        except Exception as exc:  # the adapter's own error: say what stopped it, no traceback
+            pytest.fail(
+                f"the adapter could not complete {name}: {type(exc).__name__}: {exc}\n"
+                "  hint: the adapter reaches the target for a trigger the interface does not "
+                "show; what the target answered stopped it (see the message)",
+                pytrace=False,
+            )
         if result is None:
             pytest.skip(f"needs adapter hook '{name}' (give --adapter a module with it)")
         return result
