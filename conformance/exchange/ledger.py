@@ -215,6 +215,7 @@ class Ledger:
                 entry = self._entries[(scope, resource_id)] = _Entry(resource_id)
             label = resource_id
             self._check_fixed(kept, entry, body, seen, event, label, found)
+            self._check_within(kept, body, seen, label, found)
             if not event:
                 self._check_moves(kept, entry, body, seen, label, found)
                 self._check_kept(kept, entry, body, seen, label, found)
@@ -282,6 +283,33 @@ class Ledger:
                         first[0],
                         first[1],
                         value,
+                        seen,
+                    )
+                )
+
+    def _check_within(
+        self, kept: rules.Rules, body: Mapping[str, Any], seen: Sighting, label: str,
+        found: list[Disagreement],
+    ) -> None:  # fmt: skip
+        """Two timestamps of this one statement, held together by a limit."""
+        for rule in kept.within:
+            start, end = _instant(value_at(body, rule.start)), _instant(value_at(body, rule.end))
+            if not isinstance(start, datetime) or not isinstance(end, datetime):
+                continue  # absent or unreadable: the schema's checks say so
+            self.comparisons += 1
+            # a second for timestamps rounded to the second
+            span = (end - start).total_seconds()
+            if span > rule.longest_s + 1:
+                found.append(
+                    Disagreement(
+                        rule.clause,
+                        f"{label}'s {rule.end} is at most {rule.longest_s:g} s after its "
+                        f"{rule.start} ({rule.why}); here it is {span:g} s after",
+                        rule.end,
+                        f"at most {rule.longest_s:g} s after {rule.start} "
+                        f"{value_at(body, rule.start)}",
+                        seen,
+                        f"{value_at(body, rule.end)} ({span:g} s after)",
                         seen,
                     )
                 )
