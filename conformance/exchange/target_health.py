@@ -35,9 +35,9 @@ DOWN_AFTER_S = 15.0
 # This many answers in a row that throttle (and nothing else in between) and the run cannot
 # test the target: a few 429s among successes (a burst, a daily volume limit) never add up.
 THROTTLED_AFTER = 10
-# This many compressed answers in a row that inflate past the kit's size cap (a deflate bomb
-# in every answer) and the target cannot be tested: one such answer is a failure, a streak
-# would fail every remaining test for the same reason.
+# This many answers in a row that can never be read (a compressed body that inflates past the
+# kit's size cap, a deflate bomb; headers past the parser's limit) and the target cannot be
+# tested: one such answer is a failure, a streak would fail every remaining test for it.
 OVERSIZED_AFTER = 2
 
 
@@ -115,21 +115,31 @@ class TargetHealth:
     def too_large(self, what: str, received: int, encoding: str | None) -> None:
         """Record an answer whose body went past the kit's size cap (``received`` bytes read,
         decoded from ``encoding``). Too large is still an answer; only compressed answers
-        that inflate past the cap, in a row, make a streak: a deflate bomb in every answer
-        would fail each remaining test for the one reason."""
+        that inflate past the cap make a streak (a deflate bomb in every answer would fail
+        each remaining test for the one reason)."""
+        inflated = bool(encoding) and str(encoding).strip().lower() != "identity"
+        detail = f"Content-Encoding {encoding}, {received} bytes once decompressed"
+        self._unreadable(what, detail if inflated else None)
+
+    def head_too_large(self, what: str, limit: int) -> None:
+        """Record an answer whose status line and headers go past the parser's ``limit``."""
+        self._unreadable(what, f"headers past {limit} bytes")
+
+    def _unreadable(self, what: str, detail: str | None) -> None:
+        """An answer, too large to read: ``detail`` says how when it counts toward the
+        streak (None: it ends any streak)."""
         with self._lock:
             self._failures = 0
             self._throttled = 0
-            if not encoding or encoding.strip().lower() == "identity":
+            if detail is None:
                 self._oversized = 0
                 return
             self._oversized += 1
             if self._oversized >= self.oversized_limit and self.down is None:
                 self.down = (
-                    f"the target's answers are too large to read: {self._oversized} compressed "
-                    f"answers in a row inflated past the kit's cap on a body's size, counted "
-                    f"once decompressed (last: {what}, Content-Encoding {encoding}, "
-                    f"{received} bytes read); every other test would fail for the same reason"
+                    f"the target's answers are too large to read: {self._oversized} answers in "
+                    f"a row went past the kit's limits (last: {what}, {detail}; a body is "
+                    "capped once decompressed); every other test would fail for the same reason"
                 )
 
     def throttled(

@@ -152,8 +152,10 @@ _MALFORMED: dict[str, Callable[[Request, int], bytes]] = {
 MALFORMED_MODES = tuple(_MALFORMED)
 # "mixed" answers each request with the next malformed answer in turn
 MODES = (*MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
-         "plain", "throttle", "throttle-some", "oversized", "bomb")  # fmt: skip
-# "bomb": a JSON answer under Content-Encoding: deflate whose 1.1 MB inflate to 1.1 GiB
+         "plain", "throttle", "throttle-some", "oversized", "bomb", "huge-headers",
+         "redirect-307")  # fmt: skip
+# "bomb": a JSON answer under Content-Encoding: deflate whose 1.1 MB inflate to 1.1 GiB;
+# "huge-headers": 1 MiB of response headers; "redirect-307": 307 to the same path elsewhere
 # "plain" answers like a plain target (the configuration, or an empty object) to every request;
 # "throttle": 429 with Retry-After of a day to every request; "throttle-some": to every third
 THROTTLED = _json(
@@ -282,6 +284,12 @@ class HostileTarget:
             conn.sendall(_plain(request))
         elif mode == "oversized":
             _send_oversized(conn, self.oversized_bytes)
+        elif mode == "huge-headers":
+            pad = tuple((f"X-Pad-{i}", "a" * 1000) for i in range(1024))
+            conn.sendall(_json(200, CONFIG, headers=pad))
+        elif mode == "redirect-307":
+            moved = f"http://127.0.0.1:{self.port}/moved{request.path}"
+            conn.sendall(_response(307, headers=(("Location", moved),)))
         elif mode == "bomb":
             body = deflate_bomb()
             conn.sendall(_response(200, body, headers=(("Content-Encoding", "deflate"),)))
