@@ -121,3 +121,12 @@ def call(profile: Any, method: str, path: str, body: dict[str, Any] | None = Non
 def post(profile: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """``POST path`` with a JSON body; the JSON object it answered."""
     return call(profile, "POST", path, body).object()
+
+
+def member(record: dict[str, Any], name: str, where: str) -> Any:
+    """``record[name]``; :class:`AdapterError` naming ``where`` the record came from (``the
+    answer to POST /agents``) and what it holds, when it lacks the member (or holds null)."""
+    value = record.get(name)
+    if value is None:
+        raise AdapterError(f"{where} carries no {name!r}: {json.dumps(record, default=str)[:200]}")
+    return value

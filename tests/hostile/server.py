@@ -153,9 +153,10 @@ MALFORMED_MODES = tuple(_MALFORMED)
 # "mixed" answers each request with the next malformed answer in turn
 MODES = (*MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
          "plain", "throttle", "throttle-some", "oversized", "bomb", "huge-headers",
-         "redirect-307")  # fmt: skip
+         "redirect-307", "null-json", "error-500-some")  # fmt: skip
 # "bomb": a JSON answer under Content-Encoding: deflate whose 1.1 MB inflate to 1.1 GiB;
-# "huge-headers": 1 MiB of response headers; "redirect-307": 307 to the same path elsewhere
+# "huge-headers": 1 MiB of response headers; "redirect-307": 307 to the same path elsewhere;
+# "null-json": the JSON null to every request; "error-500-some": 500 to every other request
 # "plain" answers like a plain target (the configuration, or an empty object) to every request;
 # "throttle": 429 with Retry-After of a day to every request; "throttle-some": to every third
 THROTTLED = _json(
@@ -284,6 +285,12 @@ class HostileTarget:
             conn.sendall(_plain(request))
         elif mode == "oversized":
             _send_oversized(conn, self.oversized_bytes)
+        elif mode == "null-json":
+            conn.sendall(_response(200, b"null"))
+        elif mode == "error-500-some" and count % 2 == 0:
+            conn.sendall(_MALFORMED["error-500"](request, count))
+        elif mode == "error-500-some":
+            conn.sendall(_plain(request))
         elif mode == "huge-headers":
             pad = tuple((f"X-Pad-{i}", "a" * 1000) for i in range(1024))
             conn.sendall(_json(200, CONFIG, headers=pad))
