@@ -157,6 +157,7 @@ class Ledger:
         self._lock = threading.Lock()
         self._entries: dict[tuple[Scope, str], _Entry] = {}
         self._decimals: dict[tuple[Scope, str], tuple[object, Sighting]] = {}
+        self._answered: set[tuple[Scope, str]] = set()  # the ids each platform's answers stated
         # each disagreement is reported once per test: a resource stated wrong once does not
         # fail every later test that reads it right, and a test that repeats what failed
         # (Hypothesis replaying its failing example) meets the same failure again
@@ -167,12 +168,19 @@ class Ledger:
         with self._lock:
             self._entries.clear()
             self._decimals.clear()
+            self._answered.clear()
             self._reported.clear()
             self.comparisons = 0
             self.statements = {"answer": 0, "event": 0}
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def knows(self, scope: Scope, resource_id: str) -> bool:
+        """Whether the platform ``scope`` stated the resource ``resource_id`` to this process
+        in an answer (an event's data does not count: whose record it is, is the question)."""
+        with self._lock:
+            return (scope, resource_id) in self._answered
 
     def footprint(self) -> int:
         """The bytes the ledger's own records take, roughly (containers and values)."""
@@ -210,6 +218,8 @@ class Ledger:
             kept = rules.RULES.get(kind)
             if kept is None or not isinstance(resource_id, str):
                 return self._news(scope, found)
+            if not event:
+                self._answered.add((scope, resource_id))
             entry = self._entries.get((scope, resource_id))
             if entry is None:
                 entry = self._entries[(scope, resource_id)] = _Entry(resource_id)

@@ -5,11 +5,13 @@ Two checks read every authentic delivery of a run:
 - an envelope ``id`` names one event (:func:`reused_ids`): a repeated id with the same type
   and record is a redelivery (the sink counts it once), one with another type or record is
   a second event under the first one's id;
-- an event is about a record of the platform it went to (:class:`RecordOwners`): the
-  platform's own ``GET`` of the record tells. Only the records a platform can read back one
-  by one are judged (customers: ``GET /customers/{customerId}``, and no operation removes
-  one), and only the plain answers count: 2xx is the platform's own record, 403 or 404 is
-  not; anything else (a 5xx, no answer) judges nothing.
+- an event is about a record of the platform it went to (:class:`RecordOwners`). Where
+  the platform can read the record back one by one (customers: ``GET
+  /customers/{customerId}``, and no operation removes one), its own answer tells: 2xx is
+  its record, 403 or 404 is not (anything else, a 5xx or no answer, judges nothing). Other
+  records are judged only when the second platform's answers stated them to this process
+  and the platform's own never did (the cross-check ledger's memory): a record the suite
+  never read is not judged, as the suite cannot tell whose it is.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from urllib.parse import quote
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.client import TargetClient
+from conformance.exchange.ledger import LEDGER
 from conformance.webhooks.sink import Delivery
 
 __all__ = ["NOT_THEIRS", "SCRATCH_PATH", "Misdirected", "RecordOwners", "reused_ids"]
@@ -53,11 +56,16 @@ class Misdirected:
     """An event about a record the platform does not have, and whose record it is."""
 
     delivery: Delivery
-    own_status: int
+    own_status: int | None  # None: judged by what the answers stated, not by a GET
     second_status: int | None  # the second platform's answer for the record, when asked
 
     def summary(self) -> str:
         """One line: the event, and what each platform answered for its record."""
+        if self.own_status is None:
+            return (
+                f"{self.delivery.summary()}: the second platform's record (its answers "
+                "stated it; this platform's never did)"
+            )
         whose = (
             f"the second platform's record (its GET answered {self.second_status})"
             if self.second_status is not None and 200 <= self.second_status < 300
@@ -93,11 +101,21 @@ class RecordOwners:
                 self._answers[key] = None
         return self._answers[key]
 
+    def _stated_by_second_only(self, record: str) -> bool:
+        if self._second is None or self._second.credentials is None:
+            return False
+        second = (self._second.base_url, self._second.credentials.client_id)
+        own = self._client.credentials
+        mine = own is not None and LEDGER.knows((self._client.base_url, own.client_id), record)
+        return LEDGER.knows(second, record) and not mine
+
     def misdirected(self, deliveries: Iterable[Delivery]) -> list[Misdirected]:
         """The deliveries about a record this platform says is not its own."""
         found: list[Misdirected] = []
         for delivery in deliveries:
             if not self.judged(delivery):
+                if delivery.resource_id and self._stated_by_second_only(delivery.resource_id):
+                    found.append(Misdirected(delivery, None, None))
                 continue
             record = str(delivery.resource_id)
             own = self._status(self._client, record)
