@@ -141,3 +141,18 @@ def test_a_disabled_ledger_keeps_nothing(ledger: Ledger) -> None:
     ledger.enabled = False
     ledger.observe(SCOPE, transaction(), answer(0, 1))
     assert len(ledger) == 0 and ledger.footprint() > 0
+
+
+@pytest.mark.parametrize(("minutes", "fails"), [(1, False), (15, False), (20, True)])
+def test_every_statement_of_a_quote_lives_up_to_15_minutes(ledger, minutes, fails) -> None:
+    """§8, in each statement alone: the quote immediatelyExecute returned included."""
+    quote = {
+        "id": QUOTE,
+        "status": "COMPLETED",
+        "createdAt": "2026-01-01T00:00:00Z",
+        "expiresAt": f"2026-01-01T00:{minutes:02d}:00Z",
+    }
+    found = ledger.observe(SCOPE, quote, answer(0, 1, "POST /quotes"))
+    assert bool(found) is fails
+    if fails:
+        assert found[0].clause == "§8 Limits" and "1200 s after" in found[0].statement

@@ -14,6 +14,9 @@ its ``<Type>:<uuid>`` id):
 - :class:`Kept`: entries of a list that a later statement still holds (consents per type).
 - :class:`Link`: values about one thing stated by two resources (a quote and the
   transaction it created).
+- :class:`Within`: two timestamps of one statement that a limit holds together (a quote's
+  ``expiresAt`` at most 15 minutes after its ``createdAt``, §8), in every statement of it:
+  the quote a test reads for its lifetime and the one ``immediatelyExecute`` returned alike.
 
 Everything else is free to differ: a field the interface leaves "not shown", a moving value
 (a balance between two requests), a field that appears later (``settledAt``, ``refund``).
@@ -38,6 +41,7 @@ __all__ = [
     "Link",
     "Moves",
     "Rules",
+    "Within",
 ]
 
 # "each currency object carries decimals": the places of the currency's smallest unit, one
@@ -92,12 +96,24 @@ class Kept:
 
 
 @dataclass(frozen=True, slots=True)
+class Within:
+    """Timestamp ``end`` is after ``start`` by at most ``longest_s`` seconds in one statement."""
+
+    start: str
+    end: str
+    longest_s: float
+    clause: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     """The rules of one resource type."""
 
     fixed: tuple[Fixed, ...] = ()
     moves: tuple[Moves, ...] = ()
     kept: tuple[Kept, ...] = ()
+    within: tuple[Within, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +202,17 @@ QUOTE = Rules(
             "transactionId",
         ),
         *_fixed(clauses.QUOTE, _CREATED, "createdAt"),
+    ),
+    within=(
+        # every quote, however created: one executed by immediatelyExecute still states
+        # when it would have expired, and that lifetime is §8's like any other
+        Within(
+            "createdAt",
+            "expiresAt",
+            15 * 60,
+            clauses.LIMITS,
+            "a quote lives up to 15 minutes, depending on payment type and corridor",
+        ),
     ),
     moves=(
         # an EXPIRED quote is replaced by a new one (§3); the status after the last

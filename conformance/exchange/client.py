@@ -22,7 +22,13 @@ from conformance.contract.schemas import SchemaRegistry, default_registry, forma
 from conformance.exchange.deadline import deadline, deadline_transport
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
 from conformance.exchange.evidence import Exchange, Redactor, build_curl
+from conformance.exchange.inflate import decoded_chunks
 from conformance.exchange.ledger_answers import record_answer
+from conformance.exchange.oversized_head import (
+    HEAD_LIMIT_BYTES,
+    describe_head_too_large,
+    head_too_large,
+)
 from conformance.exchange.rate_limit import THROTTLE, send_throttled
 from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
 from conformance.ground.profile import Credentials, TargetProfile
@@ -321,17 +327,21 @@ class TargetClient:
                 finally:
                     response.close()
         except _TooLarge as too_large:
-            TARGET_HEALTH.answered()  # an answer too large to read is still an answer
+            TARGET_HEALTH.too_large(f"{method} {path}", too_large.received,
+                                    too_large.response.headers.get("content-encoding"))  # fmt: skip
             self._too_large(too_large, method, path, exchange_base, started)
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
             elapsed = (time.monotonic() - started) * 1000
             exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
             self.log.append(exchange)
-            if not isinstance(exc, httpx.DecodingError):
+            if head_too_large(exc):  # an answer, too large to read: no "stopped answering"
+                TARGET_HEALTH.head_too_large(f"{method} {path}", HEAD_LIMIT_BYTES)
+            elif not isinstance(exc, httpx.DecodingError):
                 TARGET_HEALTH.unanswered(f"{method} {path}", exchange.error or "", started)
             raise ConformanceFailure(
                 "Conventions",
-                f"the target must answer {method} {path}",
+                f"the target must answer {method} {path}"
+                + (" with headers the kit can read" if head_too_large(exc) else ""),
                 observed=_Text(exchange.error or ""),
                 hint="check the base URL, that the server is up, and the request deadline "
                 f"({self.timeout:g} s for connect, send, headers and the whole body)",
@@ -364,7 +374,7 @@ class TargetClient:
             raise _TooLarge(response, 0)  # not read at all
         chunks: list[bytes] = []
         size = 0
-        for chunk in response.iter_bytes():
+        for chunk in decoded_chunks(response):  # a bounded piece at a time, bombs too
             size += len(chunk)
             if size > self.max_bytes:
                 raise _TooLarge(response, size)
@@ -478,6 +488,8 @@ class _Text(str):
 
 
 def _describe(exc: Exception) -> str:
+    if head_too_large(exc):
+        return describe_head_too_large()
     if isinstance(exc, httpx.TimeoutException):
         return "timed out: no complete answer before the request's deadline"
     if isinstance(exc, httpx.ConnectError):

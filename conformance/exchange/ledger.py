@@ -157,6 +157,7 @@ class Ledger:
         self._lock = threading.Lock()
         self._entries: dict[tuple[Scope, str], _Entry] = {}
         self._decimals: dict[tuple[Scope, str], tuple[object, Sighting]] = {}
+        self._answered: set[tuple[Scope, str]] = set()  # the ids each platform's answers stated
         # each disagreement is reported once per test: a resource stated wrong once does not
         # fail every later test that reads it right, and a test that repeats what failed
         # (Hypothesis replaying its failing example) meets the same failure again
@@ -167,12 +168,19 @@ class Ledger:
         with self._lock:
             self._entries.clear()
             self._decimals.clear()
+            self._answered.clear()
             self._reported.clear()
             self.comparisons = 0
             self.statements = {"answer": 0, "event": 0}
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def knows(self, scope: Scope, resource_id: str) -> bool:
+        """Whether the platform ``scope`` stated the resource ``resource_id`` to this process
+        in an answer (an event's data does not count: whose record it is, is the question)."""
+        with self._lock:
+            return (scope, resource_id) in self._answered
 
     def footprint(self) -> int:
         """The bytes the ledger's own records take, roughly (containers and values)."""
@@ -210,11 +218,14 @@ class Ledger:
             kept = rules.RULES.get(kind)
             if kept is None or not isinstance(resource_id, str):
                 return self._news(scope, found)
+            if not event:
+                self._answered.add((scope, resource_id))
             entry = self._entries.get((scope, resource_id))
             if entry is None:
                 entry = self._entries[(scope, resource_id)] = _Entry(resource_id)
             label = resource_id
             self._check_fixed(kept, entry, body, seen, event, label, found)
+            self._check_within(kept, body, seen, label, found)
             if not event:
                 self._check_moves(kept, entry, body, seen, label, found)
                 self._check_kept(kept, entry, body, seen, label, found)
@@ -282,6 +293,33 @@ class Ledger:
                         first[0],
                         first[1],
                         value,
+                        seen,
+                    )
+                )
+
+    def _check_within(
+        self, kept: rules.Rules, body: Mapping[str, Any], seen: Sighting, label: str,
+        found: list[Disagreement],
+    ) -> None:  # fmt: skip
+        """Two timestamps of this one statement, held together by a limit."""
+        for rule in kept.within:
+            start, end = _instant(value_at(body, rule.start)), _instant(value_at(body, rule.end))
+            if not isinstance(start, datetime) or not isinstance(end, datetime):
+                continue  # absent or unreadable: the schema's checks say so
+            self.comparisons += 1
+            # a second for timestamps rounded to the second
+            span = (end - start).total_seconds()
+            if span > rule.longest_s + 1:
+                found.append(
+                    Disagreement(
+                        rule.clause,
+                        f"{label}'s {rule.end} is at most {rule.longest_s:g} s after its "
+                        f"{rule.start} ({rule.why}); here it is {span:g} s after",
+                        rule.end,
+                        f"at most {rule.longest_s:g} s after {rule.start} "
+                        f"{value_at(body, rule.start)}",
+                        seen,
+                        f"{value_at(body, rule.end)} ({span:g} s after)",
                         seen,
                     )
                 )

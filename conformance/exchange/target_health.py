@@ -19,6 +19,7 @@ from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds
 __all__ = [
     "DOWN_AFTER_FAILURES",
     "DOWN_AFTER_S",
+    "OVERSIZED_AFTER",
     "TARGET_HEALTH",
     "THROTTLED_AFTER",
     "TargetHealth",
@@ -34,6 +35,10 @@ DOWN_AFTER_S = 15.0
 # This many answers in a row that throttle (and nothing else in between) and the run cannot
 # test the target: a few 429s among successes (a burst, a daily volume limit) never add up.
 THROTTLED_AFTER = 10
+# This many answers in a row that can never be read (a compressed body that inflates past the
+# kit's size cap, a deflate bomb; headers past the parser's limit) and the target cannot be
+# tested: one such answer is a failure, a streak would fail every remaining test for it.
+OVERSIZED_AFTER = 2
 
 
 def is_throttling(status: int, retry_after: str | None) -> bool:
@@ -85,13 +90,16 @@ class TargetHealth:
         limit: int = DOWN_AFTER_FAILURES,
         slow_s: float = DOWN_AFTER_S,
         throttled_limit: int = THROTTLED_AFTER,
+        oversized_limit: int = OVERSIZED_AFTER,
     ) -> None:
         self.limit = limit
         self.slow_s = slow_s
         self.throttled_limit = throttled_limit
+        self.oversized_limit = oversized_limit
         self._lock = threading.Lock()
         self._failures = 0
         self._throttled = 0
+        self._oversized = 0
         self._since = 0.0
         self._last_error = ""
         self.down: str | None = None  # why the run cannot go on: it stops after this test
@@ -102,6 +110,37 @@ class TargetHealth:
         with self._lock:
             self._failures = 0
             self._throttled = 0
+            self._oversized = 0
+
+    def too_large(self, what: str, received: int, encoding: str | None) -> None:
+        """Record an answer whose body went past the kit's size cap (``received`` bytes read,
+        decoded from ``encoding``). Too large is still an answer; only compressed answers
+        that inflate past the cap make a streak (a deflate bomb in every answer would fail
+        each remaining test for the one reason)."""
+        inflated = bool(encoding) and str(encoding).strip().lower() != "identity"
+        detail = f"Content-Encoding {encoding}, {received} bytes once decompressed"
+        self._unreadable(what, detail if inflated else None)
+
+    def head_too_large(self, what: str, limit: int) -> None:
+        """Record an answer whose status line and headers go past the parser's ``limit``."""
+        self._unreadable(what, f"headers past {limit} bytes")
+
+    def _unreadable(self, what: str, detail: str | None) -> None:
+        """An answer, too large to read: ``detail`` says how when it counts toward the
+        streak (None: it ends any streak)."""
+        with self._lock:
+            self._failures = 0
+            self._throttled = 0
+            if detail is None:
+                self._oversized = 0
+                return
+            self._oversized += 1
+            if self._oversized >= self.oversized_limit and self.down is None:
+                self.down = (
+                    f"the target's answers are too large to read: {self._oversized} answers in "
+                    f"a row went past the kit's limits (last: {what}, {detail}; a body is "
+                    "capped once decompressed); every other test would fail for the same reason"
+                )
 
     def throttled(
         self, what: str, status: int, retry_after_s: float | None, *, rate_limited: bool
@@ -141,7 +180,7 @@ class TargetHealth:
 
     def reset(self) -> None:
         with self._lock:
-            self._failures, self._throttled = 0, 0
+            self._failures, self._throttled, self._oversized = 0, 0, 0
             self.down = self.unreachable = None
 
 

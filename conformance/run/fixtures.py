@@ -127,6 +127,19 @@ def advisory(request: pytest.FixtureRequest) -> Callable[[str], None]:
     return record
 
 
+class AdapterCouldNot(AssertionError):
+    """An adapter hook raised: the test fails with what stopped it (the request and the
+    answer the adapter names), not with the adapter's traceback. An ``Exception`` still, so
+    a test that takes an adapter's refusal as an answer catches it."""
+
+    def __init__(self, hook: str, error: Exception) -> None:
+        super().__init__(
+            f"the adapter could not complete {hook}: {type(error).__name__}: {error}\n"
+            "  hint: the adapter reaches the target for a trigger the interface does not "
+            "show; what the target answered stopped it (see the message)"
+        )
+
+
 class Adapter:
     """Calls the adapter hooks (triggers the interface names but does not show)."""
 
@@ -137,8 +150,14 @@ class Adapter:
     def call(self, spec: hookspecs.HookSpec, **kwargs: Any) -> Any:
         """Call the adapter hook ``spec`` (``hookspecs.pytest_conformance_x``); skip the test
         when no adapter implements it."""
+        __tracebackhide__ = True
         name = hookspecs.hook_name(spec)
-        result = getattr(self._config.hook, name)(profile=self._profile, **kwargs)
+        try:
+            result = getattr(self._config.hook, name)(profile=self._profile, **kwargs)
+        except AssertionError:  # a clause failure the adapter raised: the target's defect
+            raise
+        except Exception as exc:  # the adapter's own error: say what stopped it
+            raise AdapterCouldNot(name, exc) from None
         if result is None:
             pytest.skip(f"needs adapter hook '{name}' (give --adapter a module with it)")
         return result

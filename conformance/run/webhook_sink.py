@@ -78,6 +78,7 @@ class LaneSink:
     url: str | None = None
     control_url: str | None = None
     error: str | None = None
+    remedy: str | None = None  # what to check about ``error``, when not the sink's remedies
     server: SinkServer | None = None
     registration: EndpointRegistration | None = None
 
@@ -117,6 +118,11 @@ def _start_sink(state: SessionState) -> None:
 
     def call(method: str, body: dict[str, Any] | None = None) -> Any:
         response = plumbing.request(method, "/config", json=body, validate=False)
+        if 300 <= response.status < 400:  # the interface's address is elsewhere, not the sink
+            raise _Redirected(
+                f"{method} /config answered {response.status}, a redirect to "
+                f"{response.headers.get('location')!r}"
+            )
         if not 200 <= response.status < 300:
             raise RuntimeError(
                 f"{method} /config answered {response.status}: "
@@ -139,6 +145,16 @@ def _start_sink(state: SessionState) -> None:
         sink.registration = registration
     except Exception as exc:  # any failure here is the target's; report it in the tests
         sink.error = f"registering {server.url} as webhookEndpoint failed: {exc}"
+        if isinstance(exc, _Redirected):
+            sink.remedy = (
+                "The target redirects the interface's requests, which the kit does not follow "
+                "(a redirect may drop the credentials or the body): give --target-url the "
+                "final address."
+            )
+
+
+class _Redirected(RuntimeError):
+    """The target answered the registration's request with a redirect."""
 
 
 def stop_sink(lane: SessionState) -> None:
@@ -268,7 +284,7 @@ def check_sink(lane: SessionState) -> SinkCheck:
     if sink.error is not None:
         problem = (
             f"the webhook sink could not be registered with the target: {sink.error}. "
-            f"The parts this run selected need it. {sink_remedies(profile)}"
+            f"The parts this run selected need it. {sink.remedy or sink_remedies(profile)}"
         )
     elif sink.control_url is None:
         pass

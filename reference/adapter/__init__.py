@@ -95,7 +95,7 @@ def pytest_conformance_contact_verification_code(
     if channel not in CHANNELS:
         raise ValueError(f"channel must be one of {CHANNELS}, got {channel!r}")
     path = f"/sandbox/customers/{quote(customer_id, safe=':')}/contact-verification/{channel}"
-    code = _call(profile, "GET", path).json()["code"]
+    code = _call(profile, "GET", path).member("code")
     return str(code)
 
 
@@ -131,8 +131,15 @@ def pytest_conformance_transaction_limits(profile: Any, currency: str) -> dict[s
     """The sandbox's size and daily volume limits in ``currency``'s smallest unit, from its
     ``GET /sandbox/limits/{currency}`` (SANDBOX.md, "Limits, refused rates and
     compliance holds")."""
-    body = _call(profile, "GET", f"/sandbox/limits/{quote(currency.upper(), safe='')}").json()
-    return {"size": int(body["transactionSize"]), "daily": int(body["dailyVolume"])}
+    answer = _call(profile, "GET", f"/sandbox/limits/{quote(currency.upper(), safe='')}")
+    return {"size": _whole(answer, "transactionSize"), "daily": _whole(answer, "dailyVolume")}
+
+
+def _whole(answer: adapter_http.Answer, name: str) -> int:
+    value = answer.member(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AdapterError(f"{answer.method} {answer.path}: {name} is {value!r}, not an integer")
+    return value
 
 
 def pytest_conformance_refuse_quote_rate(profile: Any, quote_id: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from reference.adapter.transport import member as _member
 from reference.adapter.transport import post as _post
 
 
@@ -43,10 +44,12 @@ def pytest_conformance_ownership_proof(
     """``{signature}``: the sandbox wallet key of the account signs ``payloadToSign``
     (``POST /sandbox/external-accounts/{id}/sign``); a failing proof is its signature over
     other bytes."""
-    payload = str(challenge["payloadToSign"])
+    payload = str(_member(challenge, "payloadToSign", "the ownership challenge"))
     signed = payload if valid else payload + ":tampered"
-    path = f"/sandbox/external-accounts/{quote(str(account['id']), safe=':')}/sign"
-    signature = _post(profile, path, {"payload": signed})["signature"]
+    account_id = _member(account, "id", "the external account")
+    path = f"/sandbox/external-accounts/{quote(str(account_id), safe=':')}/sign"
+    signed_answer = _post(profile, path, {"payload": signed})
+    signature = _member(signed_answer, "signature", f"the answer to POST {path}")
     return {"signature": signature}
 
 

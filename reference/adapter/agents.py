@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from reference.adapter.transport import member as _member
 from reference.adapter.transport import post as _post
 
 
@@ -14,8 +15,9 @@ def pytest_conformance_agent_device_code(profile: Any, customer_id: str) -> str:
     """A new agent for the customer with the default policy (read the customer, its
     accounts, transactions and quotes; create and execute quotes); its device code."""
     agent = _post(profile, "/agents", {"customerId": customer_id, "name": "conformance agent"})
-    path = f"/agents/{quote(str(agent['id']), safe=':')}/device-codes"
-    return str(_post(profile, path, {})["deviceCode"])
+    agent_id = _member(agent, "id", "the answer to POST /agents")
+    path = f"/agents/{quote(str(agent_id), safe=':')}/device-codes"
+    return str(_member(_post(profile, path, {}), "deviceCode", f"the answer to POST {path}"))
 
 
 def pytest_conformance_agent_forbidden_request(profile: Any, customer_id: str) -> dict[str, Any]:

@@ -74,4 +74,4 @@ def pytest_conformance_card_tokenize_body(profile: Any, card_id: str) -> dict[st
 def pytest_conformance_card_wallet_provider_key(profile: Any) -> str:
     """The sandbox wallet provider's private test key (PEM), from
     ``GET /sandbox/cards/wallet-provider-key``."""
-    return str(_call(profile, "GET", "/sandbox/cards/wallet-provider-key").json()["privateKeyPem"])
+    return str(_call(profile, "GET", "/sandbox/cards/wallet-provider-key").member("privateKeyPem"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from reference.adapter.transport import member as _member
 from reference.adapter.transport import post as _post
 
 
@@ -19,5 +20,6 @@ def pytest_conformance_claim_invitation(
     profile: Any, invitation: dict[str, Any], customer_id: str
 ) -> dict[str, Any]:
     """The customer claims the invitation: the invitation record after the claim."""
-    path = f"/invitations/{quote(str(invitation['id']), safe=':')}/claim"
+    invitation_id = _member(invitation, "id", "the invitation")
+    path = f"/invitations/{quote(str(invitation_id), safe=':')}/claim"
     return _post(profile, path, {"customerId": customer_id})

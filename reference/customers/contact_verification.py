@@ -35,6 +35,12 @@ CODE_CHANNEL_REQUIRED = seam(
     " (context: customer, channel)",
 )
 
+CODE_SENT = seam(
+    "customers.code_sent",
+    "the customer once a code is sent for a channel: unchanged, the channel still PENDING"
+    " (context: channel, resent: whether a code was sent before)",
+)
+
 
 def _not_required(customer: Customer, channel: str) -> ApiError:
     return ApiError(
@@ -69,6 +75,15 @@ def send_code(request: ApiRequest, channel: str) -> Response:
         )
         if not required:
             raise _not_required(customer, channel)
+        resent = db.fetchone(
+            "SELECT 1 FROM contact_codes WHERE customer_id = ? AND channel = ?",
+            (customer.id, channel),
+        )
+        after = services.settings.seams.apply(
+            CODE_SENT, customer, channel=channel, resent=resent is not None
+        )
+        if after is not customer:
+            save(db, after)
         db.execute(
             """INSERT INTO contact_codes (customer_id, channel, code, sent_at)
                VALUES (?, ?, ?, ?) ON CONFLICT (customer_id, channel)

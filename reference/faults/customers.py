@@ -290,3 +290,19 @@ def answer_only_the_consents_sent(
     }
     kept = [c for c in body.get("agreementConsents") or () if c.get("type") in sent_types]
     return {**body, "agreementConsents": kept}
+
+
+@fault(
+    "contact-verified-on-resend",
+    at=contact_verification.CODE_SENT,
+    clause="§3 Contact verification: VERIFIED after send then confirm",
+    part="transitions",
+    caught_by=("test_confirming_the_code_sent_verifies_the_channel",),
+)
+def verify_on_the_second_send(customer: Customer, *, channel: str, resent: bool) -> Customer:
+    """a code sent again for a channel verifies it, before any confirm"""
+    if not resent:
+        return customer
+    if channel == "email":
+        return replace(customer, email_verified=True)
+    return replace(customer, phone_verified=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from reference.accounts import api as internal_accounts_api
@@ -388,3 +389,20 @@ def completed_back_to_processing(
         return body
     reads = _COMPLETED_READS[transaction.id] = _COMPLETED_READS.get(transaction.id, 0) + 1
     return body if reads % 2 else {**body, "status": txns.PROCESSING}
+
+
+@fault(
+    "executed-quote-lives-20-minutes",
+    at=quotes_api.READ_BODY,
+    clause="§8 Limits: a quote lives up to 15 minutes",
+    part="transitions",
+    caught_by=("test_immediate_execution_creates_and_executes_in_one_request",),
+)
+def state_a_20_minute_life_once_executed(body: dict[str, Any], *, quote: Any) -> dict[str, Any]:
+    """a quote executed (immediatelyExecute included) states an expiresAt 20 minutes after its
+    createdAt"""
+    if body.get("status") in ("PENDING", "PENDING_AUTHORIZATION", "EXPIRED"):
+        return body
+    created = datetime.fromisoformat(str(body["createdAt"]).replace("Z", "+00:00"))
+    later = created + timedelta(minutes=20)
+    return {**body, "expiresAt": later.isoformat().replace("+00:00", "Z")}

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from reference.faults.registry import fault
+from reference.kernel.db import Database
 from reference.webhooks import delivery, events
 from reference.webhooks.outbox import OutboxRow
 
@@ -184,3 +186,65 @@ def complete_one_unit_off(data: dict[str, Any], *, event_type: str) -> dict[str,
     if event_type != "OUTGOING_PAYMENT.COMPLETED" or not isinstance(sent, dict):
         return data
     return {**data, "sentAmount": {**sent, "amount": sent["amount"] + 1}}
+
+
+# Events about records that are not the platform's (§5, §6): beside each CUSTOMER.* event,
+# a correctly signed copy about another customer goes to the same endpoint.
+def _about(envelope: dict[str, Any], customer_id: str) -> dict[str, Any]:
+    data = envelope.get("data")
+    copy = {**(data if isinstance(data, dict) else {}), "id": customer_id}
+    return {**envelope, "id": events.new_webhook_id(), "data": copy}
+
+
+@fault(
+    "events-about-other-platforms-records",
+    at=events.ENVELOPES,
+    clause="§6 Events: data is the platform's own record (§5 isolation)",
+    part="webhooks",
+    caught_by=("test_events_are_about_this_platforms_records",),
+)
+def leak_another_platforms_customer(
+    envelopes: list[dict[str, Any]], *, platform_id: str, db: Database
+) -> list[dict[str, Any]]:
+    """each CUSTOMER.* event is followed by a signed copy about another platform's newest
+    customer"""
+    first = envelopes[0]
+    if not str(first.get("type", "")).startswith(CUSTOMER_EVENT_PREFIX):
+        return envelopes
+    row = db.fetchone(
+        "SELECT id FROM customers WHERE platform_id != ? ORDER BY seq DESC LIMIT 1",
+        (platform_id,),
+    )
+    return envelopes if row is None else [*envelopes, _about(first, str(row["id"]))]
+
+
+@fault(
+    "events-about-records-never-had",
+    at=events.ENVELOPES,
+    clause="§6 Events: data is the platform's own record",
+    part="webhooks",
+    caught_by=("test_events_are_about_this_platforms_records",),
+)
+def invent_a_customer(
+    envelopes: list[dict[str, Any]], *, platform_id: str, db: Database
+) -> list[dict[str, Any]]:
+    """each CUSTOMER.* event is followed by a signed copy about a customer no platform has"""
+    first = envelopes[0]
+    if not str(first.get("type", "")).startswith(CUSTOMER_EVENT_PREFIX):
+        return envelopes
+    return [*envelopes, _about(first, f"Customer:{uuid.uuid4()}")]
+
+
+@fault(
+    "event-id-reused",
+    at=events.ENVELOPES,
+    clause="§6 Events: an event id names one event",
+    part="webhooks",
+    caught_by=("test_each_event_id_names_one_event",),
+)
+def one_id_for_every_event(
+    envelopes: list[dict[str, Any]], *, platform_id: str, db: Database
+) -> list[dict[str, Any]]:
+    """every event of a platform but TEST carries one envelope id, whatever it is about"""
+    reused = f"Webhook:{uuid.uuid5(uuid.NAMESPACE_URL, platform_id)}"
+    return [{**envelope, "id": reused} for envelope in envelopes]

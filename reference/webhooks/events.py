@@ -33,6 +33,11 @@ EVENT_DATA = seam(
     "webhooks.event_data",
     "the data of an event other than TEST about to be signed and queued (context: event_type)",
 )
+ENVELOPES = seam(
+    "webhooks.envelopes",
+    "the envelopes one change queues for the platform's endpoint: its one event"
+    " (context: platform_id, db)",
+)
 EVENT_QUEUED = seam(
     "webhooks.event_queued",
     "whether an event other than TEST is queued for delivery to the endpoint: always"
@@ -84,13 +89,17 @@ class Webhooks:
         )
         if not queued:
             return event_id
-        self._outbox.enqueue(
-            event_id=event_id,
-            platform_id=platform_id,
-            event_type=event_type,
-            target_url=endpoint,
-            body=encode(envelope),
+        envelopes = self._settings.seams.apply(
+            ENVELOPES, [envelope], platform_id=platform_id, db=self._db
         )
+        for index, queued_envelope in enumerate(envelopes):
+            self._outbox.enqueue(
+                event_id=event_id if index == 0 else new_webhook_id(),  # the outbox's own key
+                platform_id=platform_id,
+                event_type=str(queued_envelope.get("type", event_type)),
+                target_url=endpoint,
+                body=encode(queued_envelope),
+            )
         return event_id
 
     def send_test_event(self, platform_id: str) -> tuple[str, str]:

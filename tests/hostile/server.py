@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import json
 import socket
 import struct
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from urllib.parse import quote
 
@@ -150,7 +152,11 @@ _MALFORMED: dict[str, Callable[[Request, int], bytes]] = {
 MALFORMED_MODES = tuple(_MALFORMED)
 # "mixed" answers each request with the next malformed answer in turn
 MODES = (*MALFORMED_MODES, "mixed", "echo", "hang", "trickle", "reset", "refuse-later", "flood",
-         "plain", "throttle", "throttle-some", "oversized")  # fmt: skip
+         "plain", "throttle", "throttle-some", "oversized", "bomb", "huge-headers",
+         "redirect-307", "null-json", "error-500-some")  # fmt: skip
+# "bomb": a JSON answer under Content-Encoding: deflate whose 1.1 MB inflate to 1.1 GiB;
+# "huge-headers": 1 MiB of response headers; "redirect-307": 307 to the same path elsewhere;
+# "null-json": the JSON null to every request; "error-500-some": 500 to every other request
 # "plain" answers like a plain target (the configuration, or an empty object) to every request;
 # "throttle": 429 with Retry-After of a day to every request; "throttle-some": to every third
 THROTTLED = _json(
@@ -279,6 +285,21 @@ class HostileTarget:
             conn.sendall(_plain(request))
         elif mode == "oversized":
             _send_oversized(conn, self.oversized_bytes)
+        elif mode == "null-json":
+            conn.sendall(_response(200, b"null"))
+        elif mode == "error-500-some" and count % 2 == 0:
+            conn.sendall(_MALFORMED["error-500"](request, count))
+        elif mode == "error-500-some":
+            conn.sendall(_plain(request))
+        elif mode == "huge-headers":
+            pad = tuple((f"X-Pad-{i}", "a" * 1000) for i in range(1024))
+            conn.sendall(_json(200, CONFIG, headers=pad))
+        elif mode == "redirect-307":
+            moved = f"http://127.0.0.1:{self.port}/moved{request.path}"
+            conn.sendall(_response(307, headers=(("Location", moved),)))
+        elif mode == "bomb":
+            body = deflate_bomb()
+            conn.sendall(_response(200, body, headers=(("Content-Encoding", "deflate"),)))
         else:
             conn.sendall(_MALFORMED[mode](request, count))
 
@@ -318,6 +339,22 @@ class HostileTarget:
                 except httpx.HTTPError:
                     continue
                 self.flooded += 1
+
+
+BOMB_INFLATED = 1100 * 1024 * 1024  # 1.1 GiB once inflated
+
+
+@functools.cache
+def deflate_bomb() -> bytes:
+    """A zlib-wrapped deflate stream of about 1.1 MB that inflates to :data:`BOMB_INFLATED`
+    bytes: a JSON string of spaces (built once per process, a few seconds of CPU)."""
+    packer = zlib.compressobj(9)
+    parts = [packer.compress(b'{"id": "')]
+    block = b" " * (1 << 20)
+    for _ in range(BOMB_INFLATED // len(block)):
+        parts.append(packer.compress(block))
+    parts += [packer.compress(b'"}'), packer.flush()]
+    return b"".join(parts)
 
 
 def _send_oversized(conn: socket.socket, size: int) -> None:

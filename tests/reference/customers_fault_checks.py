@@ -177,6 +177,18 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert response.status_code == 200
 
 
+@check("contact-verified-on-resend")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        body = individual(region="FR", email="fr@example.fr")
+        customer = created(client.post("/customers", json=body))
+        path = f"/customers/{customer['id']}"
+        assert client.post(f"{path}/verify-email").status_code == 200
+        assert client.get(path).json()["contactVerification"] == {"email": "PENDING"}
+        assert client.post(f"{path}/verify-email").status_code == 200  # no confirm between
+        assert client.get(path).json()["contactVerification"] == {"email": "VERIFIED"}
+
+
 @check("kyc-link-reused")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:

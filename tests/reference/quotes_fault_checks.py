@@ -17,6 +17,7 @@ from .money_helpers import (
     expected,
     external,
     funded,
+    parse,
     payment_events,
     quote,
     quote_body,
@@ -176,3 +177,17 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         listed = client.get("/transactions", params=query).json()["data"]
         assert pending in {t["id"] for t in listed}
         assert {t["status"] for t in listed} >= {"PENDING"}
+
+
+@check("executed-quote-lives-20-minutes")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        destination = external(client, holder.id)["id"]
+        pending = quote(client, holder.account_id(), destination)
+        done = quote(client, holder.account_id(), destination, immediatelyExecute=True)
+        again = client.get(f"/quotes/{done['id']}").json()
+    assert (parse(pending["expiresAt"]) - parse(pending["createdAt"])).total_seconds() <= 900
+    for stated in (done, again):
+        assert stated["status"] != "PENDING"
+        assert (parse(stated["expiresAt"]) - parse(stated["createdAt"])).total_seconds() == 1200

@@ -117,3 +117,47 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert events["OUTGOING_PAYMENT.PROCESSING"]["sentAmount"]["amount"] == sent
     assert events["OUTGOING_PAYMENT.COMPLETED"]["sentAmount"]["amount"] == sent + 1
     assert events["OUTGOING_PAYMENT.COMPLETED"]["receivedAmount"] == stored["receivedAmount"]
+
+
+def customer_events(sandbox: RunningSandbox, receiver: WebhookReceiver) -> tuple[str, str]:
+    """A customer of the second platform, then one of the primary submitted (its
+    KYC_PENDING and decision events): the two customers' ids."""
+    with sandbox.client("second") as second:
+        other = complete_individual(second, "Bo Ode 001")
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        customer = complete_individual(client, "Ann Lee 002")
+        submit(client, customer["id"])
+    return other["id"], customer["id"]
+
+
+def _ids(deliveries: list[Delivery]) -> list[tuple[str, str, str]]:
+    return [(d.json()["id"], d.json()["type"], d.json()["data"]["id"]) for d in deliveries]
+
+
+@check("events-about-other-platforms-records")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    other, own = customer_events(sandbox, receiver)
+    deliveries = receiver.wait_for(lambda found: len(found) >= 4)
+    records = [record for _, _, record in _ids(deliveries)]
+    assert records.count(other) >= 2 and records.count(own) >= 2, records
+    key = sandbox.banner["webhook_public_key_pem"]
+    assert all(signature_valid(key, d.body, d.headers["X-Service-Signature"]) for d in deliveries)
+
+
+@check("events-about-records-never-had")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    other, own = customer_events(sandbox, receiver)
+    deliveries = receiver.wait_for(lambda found: len(found) >= 4)
+    records = {record for _, _, record in _ids(deliveries)}
+    assert own in records and other not in records
+    assert len(records) >= 3, records  # each copy about a customer invented anew
+
+
+@check("event-id-reused")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    customer_events(sandbox, receiver)
+    deliveries = receiver.wait_for(lambda found: len(found) >= 2)
+    ids = _ids(deliveries)
+    assert len({event_id for event_id, _, _ in ids}) == 1, ids  # one id ...
+    assert len({event_type for _, event_type, _ in ids}) >= 2, ids  # ... for different events

@@ -49,6 +49,15 @@ def test_confirming_the_code_sent_verifies_the_channel(onboarding, adapter, chan
     customer = onboarding.customer_needing(channel)
     send(onboarding, customer, channel)
     send(onboarding, customer, channel)  # re-POST resends; the latest code counts
+    unconfirmed = channel_state(onboarding, customer, channel)
+    check(
+        unconfirmed != "VERIFIED",
+        CLAUSE,
+        f"PENDING becomes VERIFIED for {channel} after send then confirm with the right code; "
+        "sending the code again (§4: a re-POST resends) confirms nothing",
+        expected="not VERIFIED before any confirm",
+        observed=f"{channel} {unconfirmed} after two sends and no confirm",
+    )
     code = adapter.call(
         hookspecs.pytest_conformance_contact_verification_code,
         customer_id=customer["id"],

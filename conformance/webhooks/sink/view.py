@@ -310,7 +310,8 @@ class SinkView:
         """Wait until ``count`` distinct authentic events match; return every match seen by
         then (with ``set_aside_too``, deliveries whose signature fails match as well).
 
-        Matches are deduplicated by event id (a redelivery counts once, first arrival kept).
+        Matches are deduplicated by event (a redelivery, the same id, type and record,
+        counts once, first arrival kept; :attr:`Delivery.event_key`).
         A delivery matching ``rules_out`` (an event that makes the awaited one impossible)
         ends the wait at once with :class:`SinkRuledOut`. A delivery set aside (its
         signature fails) neither matches nor rules out; on a timeout, those that would have
@@ -322,7 +323,7 @@ class SinkView:
         deadline = started + max(timeout, 0.0)
         matches: list[Delivery] = []
         forged: list[SetAside] = []
-        seen_ids: set[str] = set()
+        seen: set[tuple[str | None, str | None, str | None]] = set()  # redeliveries count once
         checked = after
         self._poll(0.0)
         while True:
@@ -340,11 +341,10 @@ class SinkView:
                         waited = time.monotonic() - started
                         raise SinkRuledOut(description, waited, arrived, delivery)
                     continue
-                event_id = delivery.event_id
-                if event_id is not None:
-                    if event_id in seen_ids:
+                if delivery.event_id is not None:
+                    if delivery.event_key in seen:
                         continue
-                    seen_ids.add(event_id)
+                    seen.add(delivery.event_key)
                 matches.append(delivery)
             if len(matches) >= count:
                 self._agree(matches)
