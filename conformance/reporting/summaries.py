@@ -34,6 +34,8 @@ from conformance.ground import stop_signal
 from conformance.ground.redaction import write_text
 from conformance.reporting import run_plan
 from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.interface_coverage import InterfaceCoverage
+from conformance.reporting.scope import console_line, scope
 from conformance.reporting.skip_reasons import group_skips, untested
 from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -128,6 +130,7 @@ class SummaryReporter:
         self.usage_error: str | None = None
         self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
         self._forget_hard_stop: Any = lambda: None
+        self.coverage = InterfaceCoverage()  # the run's start-up gives it the sinks
         if current:  # the session's reporter, which the command line asks for the last word
             _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
             self._forget_hard_stop = stop_signal.on_hard_stop(self.write_stopped_at_once)
@@ -184,6 +187,7 @@ class SummaryReporter:
         if ids and ids[0]:
             result.requirements = tuple(ids[0].split(","))
         result.requests += sum(int(n) for n in _property(report, REQUESTS_PROPERTY))
+        self.coverage.add_report(report)
         for advisory in _property(report, ADVISORY_PROPERTY):
             if advisory not in result.advisories:
                 result.advisories.append(advisory)
@@ -222,7 +226,10 @@ class SummaryReporter:
         self._forget_hard_stop()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """The comparison with ``--baseline``, at the end of the console's output."""
+        """The verdict and what it covers, and the comparison with ``--baseline``, at the end
+        of the console's output."""
+        if self.final is not None and self.final["verdict"] in ("passed", "failed"):
+            terminalreporter.write_sep("=", console_line(self.final), bold=True)
         view = (self.final or {}).get("baseline")
         if view:
             from conformance.reporting.baseline import console_lines
@@ -338,6 +345,9 @@ class SummaryReporter:
         plan = run_plan.view(self._config)
         if plan is not None:
             summary["plan"] = plan
+        summary["scope"] = scope(summary)
+        if not self.check:  # a check of a platform's side sends nothing to the service
+            summary["interface_coverage"] = self.coverage.view()
         if not placeholder:
             from conformance.reporting.mismatch_hints import mismatch_hints
 
