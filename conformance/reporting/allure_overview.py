@@ -9,11 +9,15 @@ never reads PASSED. ``conformance report`` also puts the verdict in the report's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from conformance.ground.redaction import write_text
+from conformance.reporting.interface_coverage import headline_counts
+from conformance.reporting.scope import scope_text
 
 __all__ = ["ENVIRONMENT_FILE", "VERDICTS", "overview", "read_overview", "write_overview"]
 
@@ -39,6 +43,7 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         counts += f", {totals['waived']} waived"
     entries = {
         "verdict": VERDICTS.get(str(summary.get("verdict")), "INCOMPLETE"),
+        "scope": scope_text(summary).strip() or _whole(summary),
         "tests": counts,
         "target": str(target.get("base_url") or "the embedded reference sandbox"),
         "environment": str(target.get("environment") or ""),
@@ -48,7 +53,18 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
     }
     if summary.get("incomplete_reason"):
         entries["reason"] = str(summary["incomplete_reason"])
+    coverage = summary.get("interface_coverage")
+    if coverage:
+        for kind, text in headline_counts(coverage).items():
+            entries[f"interface {kind}"] = text
     return entries
+
+
+def _whole(summary: Mapping[str, Any]) -> str:
+    """The scope entry of a run whose headline needs none."""
+    if summary.get("verdict") in ("passed", "failed"):
+        return "every part; every requirement decided"
+    return "not judged: the run did not decide its requirements"
 
 
 def _escape(value: str) -> str:
@@ -57,12 +73,46 @@ def _escape(value: str) -> str:
     return "\\" + text if text[:1] in (" ", "\t") else text
 
 
-def write_overview(results_dir: Path, summary: Mapping[str, Any]) -> None:
-    """Write the overview of ``summary`` into the Allure results folder (if it exists)."""
+def write_overview(
+    results_dir: Path, summary: Mapping[str, Any], expected: Sequence[str] = ()
+) -> None:
+    """Write the overview of ``summary`` into the Allure results folder (if it exists), and,
+    for a run that did not finish, a result of status "unknown" for each test of
+    ``expected`` (the node ids the run collected) that it did not count: Allure's ring then
+    shows the share that ran, never a green 100% for an INCOMPLETE run."""
     if not results_dir.is_dir():
         return
     lines = [f"{key}={_escape(value)}" for key, value in overview(summary).items()]
     write_text(results_dir / ENVIRONMENT_FILE, "\n".join(lines) + "\n")
+    for stale in results_dir.glob(f"{_NOT_RUN_PREFIX}*"):
+        stale.unlink(missing_ok=True)
+    if summary.get("verdict") not in ("incomplete", "not_run"):
+        return
+    counted = {test["nodeid"] for test in summary.get("tests") or ()}
+    why = f"did not run: {summary.get('incomplete_reason') or 'the run did not finish'}"
+    for nodeid in expected:
+        if nodeid not in counted:
+            _write_not_run(results_dir, nodeid, why)
+
+
+_NOT_RUN_PREFIX = "conformance-not-run-"
+
+
+def _write_not_run(results_dir: Path, nodeid: str, why: str) -> None:
+    """One Allure result saying ``nodeid`` did not run (status "unknown", no duration)."""
+    key = hashlib.sha256(nodeid.encode()).hexdigest()
+    uuid = f"{key[:8]}-{key[8:12]}-4{key[13:16]}-8{key[17:20]}-{key[20:32]}"
+    result = {
+        "uuid": uuid,
+        "historyId": key[:32],
+        "testCaseId": key[:32],
+        "name": nodeid.rsplit("::", 1)[-1],
+        "fullName": nodeid,
+        "status": "unknown",
+        "statusDetails": {"message": why},
+        "labels": [{"name": "suite", "value": "did not run"}],
+    }
+    write_text(results_dir / f"{_NOT_RUN_PREFIX}{uuid}-result.json", json.dumps(result) + "\n")
 
 
 def read_overview(results_dir: Path) -> dict[str, str]:

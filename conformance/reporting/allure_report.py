@@ -128,7 +128,11 @@ def report_name(results: Path) -> str:
     entries = read_overview(results)
     if not entries.get("verdict"):
         return REPORT_NAME
-    return f"{REPORT_NAME}: {entries['verdict']} ({entries.get('target', 'unknown target')})"
+    scope = entries.get("scope", "")
+    verdict = (
+        f"{entries['verdict']} {scope}" if scope.startswith(("for ", "(")) else entries["verdict"]
+    )
+    return f"{REPORT_NAME}: {verdict} ({entries.get('target', 'unknown target')})"
 
 
 def build_report(report_dir: str, output: str | None, *, single_file: bool = True) -> int:

@@ -27,19 +27,21 @@ _JUDGED = ("passed", "failed")
 
 def scope(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The summary's ``scope``: the parts the run set out to run (or ran, without a plan),
-    whether they are all of them, the requirements decided out of the catalogue, and each
-    way the selection was narrowed (``{by, detail}``, the plan's)."""
-    plan = summary.get("plan") or {}
-    parts = list(plan.get("parts") or summary.get("parts_run") or ())
-    narrowing = list(plan.get("narrowed") or ())
+    whether the selection was narrowed (the plan says so; without one, the parts that ran
+    are not all of them), each way it was (``{by, detail}``, the plan's), and the
+    requirements decided out of the catalogue."""
+    plan = summary.get("plan")
+    parts = list((plan or {}).get("parts") or summary.get("parts_run") or ())
+    if isinstance(plan, Mapping):
+        narrowed = not plan.get("complete", True)
+    else:
+        narrowed = bool(parts) and set(parts) != set(PARTS)
     statuses = [row.get("status") for row in summary.get("requirements") or ()]
     decided = sum(1 for status in statuses if status in ("passed", "failed"))
-    all_parts = [p for p in PARTS if p in parts] == list(PARTS)
     return {
         "parts": parts,
-        "all_parts": all_parts,
-        "narrowed": bool(narrowing) or not all_parts,
-        "narrowing": narrowing,
+        "narrowed": narrowed,
+        "narrowing": list((plan or {}).get("narrowed") or ()),
         "requirements": {
             "decided": decided,
             "total": len(statuses),

@@ -124,6 +124,7 @@ class SummaryReporter:
         self.not_run_reason: str | None = None  # the target could not be tested
         self.interrupted: str | None = None
         self.expected_tests: int | None = None
+        self.expected_ids: list[str] = []  # the tests collected (Allure's "did not run")
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
@@ -166,9 +167,11 @@ class SummaryReporter:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput") and session.items:
             self.expected_tests = len(session.items)
+            self.expected_ids = [item.nodeid for item in session.items]
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         self.expected_tests = max(self.expected_tests or 0, len(ids))
+        self.expected_ids = list(dict.fromkeys([*self.expected_ids, *ids]))
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         by = str(excinfo.value) or "Ctrl-C"
@@ -248,7 +251,7 @@ class SummaryReporter:
         write_text(self.report_dir / "summary.md", render_markdown(summary))
         allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
         if allure_dir:  # the Allure overview says what summary.json says
-            write_overview(Path(allure_dir), summary)
+            write_overview(Path(allure_dir), summary, self.expected_ids)
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""

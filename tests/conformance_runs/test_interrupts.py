@@ -139,6 +139,28 @@ def problems_of(run: StoppedRun, *, at_once: bool = False) -> list[str]:
             found.append("junit.xml counts the interrupted test")
     elif not at_once and tests:
         found.append("no junit.xml although tests ran")
+    return found + allure_problems(run, summary)
+
+
+def allure_problems(run: StoppedRun, summary: dict) -> list[str]:
+    """Allure agrees with summary.json: as many passed results as it counts passed, none for
+    the test the signal landed in, and the tests that did not run said as "unknown"."""
+    folder = run.report_dir / "allure-results"
+    if not folder.is_dir():
+        return []
+    results = [json.loads(p.read_text()) for p in folder.glob("*-result.json")]
+    found = []
+    passed = sum(1 for r in results if r.get("status") == "passed")
+    if passed != summary["totals"]["passed"]:
+        found.append(f"Allure has {passed} passed results, summary.json {summary['totals']}")
+    for nodeid in run.interrupted:
+        name = nodeid.split("::")[-1]
+        shown = [r["status"] for r in results if r.get("name") == name]
+        if any(status != "unknown" for status in shown):
+            found.append(f"Allure shows the interrupted {nodeid} as {shown}")
+    unknown = sum(1 for r in results if r.get("status") == "unknown")
+    if summary["tests"] and summary.get("not_run") and not unknown:
+        found.append("Allure does not show the tests that did not run")
     return found
 
 
