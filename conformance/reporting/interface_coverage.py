@@ -83,6 +83,15 @@ def _paths(value: Any, prefix: str = "", depth: int = 0) -> Iterable[tuple[str, 
             yield from _paths(item, f"{prefix}[]", depth)
 
 
+# A path segment that names one resource ("Quote:<uuid>", a uuid, a number): the map keeps
+# one row per route, not per resource.
+_ID_SEGMENT = re.compile(r"^(?:[A-Za-z]+:)?[0-9a-fA-F-]*[0-9][0-9a-fA-F-]*$")
+
+
+def _templated(path: str) -> str:
+    return "/".join("{id}" if _ID_SEGMENT.match(s) else s for s in path.split("/"))
+
+
 def _query_names(url: str) -> list[str]:
     query = url.partition("?")[2].partition("#")[0]
     return sorted({f"?{pair.partition('=')[0]}" for pair in query.split("&") if pair})
@@ -104,7 +113,7 @@ class Recorder:
         for exchange in exchanges:
             operation = match_operation(exchange.method, exchange.url)
             if operation is None:
-                key = f"{exchange.method} {normalize_path(exchange.url)}"
+                key = f"{exchange.method} {_templated(normalize_path(exchange.url))}"
                 other[key] = other.get(key, 0) + 1
                 continue
             entry = ops.setdefault(operation.name, {"n": 0, "s": {}, "req": [], "res": []})
