@@ -21,7 +21,7 @@ from conformance.contract.requirements import PARTS
 from conformance.exchange.evidence import Exchange
 from conformance.reporting import allure_report
 from conformance.reporting.action_coverage import coverage_outputs
-from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.allure_overview import NOT_RUN_STATUS, write_overview
 from conformance.reporting.certificate import coverage_text
 from conformance.reporting.interface_coverage import (
     COVERAGE_PROPERTY,
@@ -103,7 +103,7 @@ def test_an_incomplete_run_shows_in_allure_the_tests_that_did_not_run(tmp_path: 
     write_overview(tmp_path, summary, ["a::x", "a::y", "a::z"])
     results = [json.loads(p.read_text()) for p in tmp_path.glob("*-result.json")]
     assert sorted((r["fullName"], r["status"]) for r in results) == [
-        ("a::y", "unknown"), ("a::z", "unknown"),
+        ("a::y", NOT_RUN_STATUS), ("a::z", NOT_RUN_STATUS),
     ]  # fmt: skip
     write_overview(tmp_path, {**summary, "verdict": "passed"}, ["a::x", "a::y", "a::z"])
     assert not list(tmp_path.glob("*-result.json"))  # a later verdict takes them back

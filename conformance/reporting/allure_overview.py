@@ -15,11 +15,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.contract.markers import allure_epic
+from conformance.contract.requirements import PARTS
 from conformance.ground.redaction import write_text
 from conformance.reporting.interface_coverage import headline_counts
 from conformance.reporting.scope import scope_text
 
-__all__ = ["ENVIRONMENT_FILE", "VERDICTS", "overview", "read_overview", "write_overview"]
+__all__ = [
+    "ENVIRONMENT_FILE",
+    "NOT_RUN_STATUS",
+    "VERDICTS",
+    "overview",
+    "read_overview",
+    "write_overview",
+]
 
 ENVIRONMENT_FILE = "environment.properties"
 # Short verdicts for the overview (summary.md has the long ones).
@@ -56,7 +65,11 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
     coverage = summary.get("interface_coverage")
     if coverage:
         for kind, text in headline_counts(coverage).items():
-            entries[f"interface {kind}"] = text
+            # a properties key ends at its first blank: the key is one word
+            entries[f"interface-{kind.replace(' ', '-')}"] = text
+        unsent = [op["operation"] for op in coverage.get("operations") or () if not op["requests"]]
+        if unsent:
+            entries["interface-operations-not-requested"] = ", ".join(unsent)
     return entries
 
 
@@ -77,9 +90,9 @@ def write_overview(
     results_dir: Path, summary: Mapping[str, Any], expected: Sequence[str] = ()
 ) -> None:
     """Write the overview of ``summary`` into the Allure results folder (if it exists), and,
-    for a run that did not finish, a result of status "unknown" for each test of
-    ``expected`` (the node ids the run collected) that it did not count: Allure's ring then
-    shows the share that ran, never a green 100% for an INCOMPLETE run."""
+    for a run that did not finish, a result of status :data:`NOT_RUN_STATUS` for each test
+    of ``expected`` (the node ids the run collected) that it did not count: Allure's ring
+    then shows the share that passed, never a green 100% for an INCOMPLETE run."""
     if not results_dir.is_dir():
         return
     lines = [f"{key}={_escape(value)}" for key, value in overview(summary).items()]
@@ -96,11 +109,16 @@ def write_overview(
 
 
 _NOT_RUN_PREFIX = "conformance-not-run-"
+# Allure's success rate counts passed against failed and broken only ("unknown" and
+# "skipped" are left out, so a stopped run read 100%): a test a stop kept from running is
+# "broken", its message saying it did not run; summary.json counts it in ``not_run``.
+NOT_RUN_STATUS = "broken"
 
 
 def _write_not_run(results_dir: Path, nodeid: str, why: str) -> None:
-    """One Allure result saying ``nodeid`` did not run (status "unknown", no duration)."""
+    """One Allure result saying ``nodeid`` did not run (no duration)."""
     key = hashlib.sha256(nodeid.encode()).hexdigest()
+    part = nodeid.split("/", 1)[0]
     uuid = f"{key[:8]}-{key[8:12]}-4{key[13:16]}-8{key[17:20]}-{key[20:32]}"
     result = {
         "uuid": uuid,
@@ -108,9 +126,14 @@ def _write_not_run(results_dir: Path, nodeid: str, why: str) -> None:
         "testCaseId": key[:32],
         "name": nodeid.rsplit("::", 1)[-1],
         "fullName": nodeid,
-        "status": "unknown",
+        "status": NOT_RUN_STATUS,
         "statusDetails": {"message": why},
-        "labels": [{"name": "suite", "value": "did not run"}],
+        "labels": [
+            {"name": "epic", "value": allure_epic(part)},
+            {"name": "feature", "value": "did not run"},
+        ]
+        if part in PARTS
+        else [{"name": "suite", "value": "did not run"}],
     }
     write_text(results_dir / f"{_NOT_RUN_PREFIX}{uuid}-result.json", json.dumps(result) + "\n")
 
