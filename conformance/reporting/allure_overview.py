@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,11 @@ from conformance.reporting.scope import scope_text
 __all__ = [
     "ENVIRONMENT_FILE",
     "NOT_RUN_STATUS",
+    "RESULT_ID_PROPERTY",
     "VERDICTS",
     "overview",
     "read_overview",
+    "result_id",
     "write_overview",
 ]
 
@@ -87,12 +89,18 @@ def _escape(value: str) -> str:
 
 
 def write_overview(
-    results_dir: Path, summary: Mapping[str, Any], expected: Sequence[str] = ()
+    results_dir: Path,
+    summary: Mapping[str, Any],
+    expected: Sequence[str] = (),
+    counted: Collection[str] | None = None,
 ) -> None:
     """Write the overview of ``summary`` into the Allure results folder (if it exists), and,
     for a run that did not finish, a result of status :data:`NOT_RUN_STATUS` for each test
     of ``expected`` (the node ids the run collected) that it did not count: Allure's ring
-    then shows the share that passed, never a green 100% for an INCOMPLETE run."""
+    then shows the share that passed, never a green 100% for an INCOMPLETE run. ``counted``
+    (the Allure result ids of the tests the summary counts, :data:`RESULT_ID_PROPERTY`)
+    takes away, from a run that did not finish, the results of tests whose report a worker
+    wrote but the controller never received: Allure counts what summary.json counts."""
     if not results_dir.is_dir():
         return
     lines = [f"{key}={_escape(value)}" for key, value in overview(summary).items()]
@@ -101,18 +109,32 @@ def write_overview(
         stale.unlink(missing_ok=True)
     if summary.get("verdict") not in ("incomplete", "not_run"):
         return
-    counted = {test["nodeid"] for test in summary.get("tests") or ()}
+    if counted is not None:
+        for result in results_dir.glob("*-result.json"):
+            if result_id(result) not in counted:
+                result.unlink(missing_ok=True)
+    ran = {test["nodeid"] for test in summary.get("tests") or ()}
     why = f"did not run: {summary.get('incomplete_reason') or 'the run did not finish'}"
     for nodeid in expected:
-        if nodeid not in counted:
+        if nodeid not in ran:
             _write_not_run(results_dir, nodeid, why)
 
 
 _NOT_RUN_PREFIX = "conformance-not-run-"
+# The report property that carries the id of the Allure result of a test's counted report.
+RESULT_ID_PROPERTY = "conformance_allure_result"
 # Allure's success rate counts passed against failed and broken only ("unknown" and
 # "skipped" are left out, so a stopped run read 100%): a test a stop kept from running is
 # "broken", its message saying it did not run; summary.json counts it in ``not_run``.
 NOT_RUN_STATUS = "broken"
+
+
+def result_id(path: Path) -> str | None:
+    """The id (``uuid``) an Allure result file holds; its file name is another (random)."""
+    try:
+        return str(json.loads(path.read_text(encoding="utf-8")).get("uuid"))
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _write_not_run(results_dir: Path, nodeid: str, why: str) -> None:

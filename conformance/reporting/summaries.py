@@ -33,7 +33,7 @@ from conformance.contract.requirements import PARTS, Catalogue
 from conformance.ground import stop_signal
 from conformance.ground.redaction import write_text
 from conformance.reporting import run_plan
-from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.allure_overview import RESULT_ID_PROPERTY, write_overview
 from conformance.reporting.interface_coverage import InterfaceCoverage
 from conformance.reporting.scope import console_line, scope
 from conformance.reporting.skip_reasons import group_skips, untested
@@ -125,6 +125,7 @@ class SummaryReporter:
         self.interrupted: str | None = None
         self.expected_tests: int | None = None
         self.expected_ids: list[str] = []  # the tests collected (Allure's "did not run")
+        self.allure_results: set[str] = set()  # the Allure results of the tests counted
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
@@ -191,6 +192,7 @@ class SummaryReporter:
             result.requirements = tuple(ids[0].split(","))
         result.requests += sum(int(n) for n in _property(report, REQUESTS_PROPERTY))
         self.coverage.add_report(report)
+        self.allure_results.update(_property(report, RESULT_ID_PROPERTY))
         for advisory in _property(report, ADVISORY_PROPERTY):
             if advisory not in result.advisories:
                 result.advisories.append(advisory)
@@ -251,7 +253,7 @@ class SummaryReporter:
         write_text(self.report_dir / "summary.md", render_markdown(summary))
         allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
         if allure_dir:  # the Allure overview says what summary.json says
-            write_overview(Path(allure_dir), summary, self.expected_ids)
+            write_overview(Path(allure_dir), summary, self.expected_ids, self.allure_results)
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""

@@ -24,6 +24,7 @@ import pytest
 
 from conformance.ground import stop_signal
 from conformance.ground.redaction import scrub
+from conformance.reporting.allure_overview import RESULT_ID_PROPERTY, result_id
 
 __all__ = ["TEARDOWN_PROBLEMS_KEY"]
 
@@ -60,8 +61,12 @@ def pytest_runtest_makereport(
     report = yield
     item.stash.setdefault(_REPORTS_KEY, []).append(report)
     cache = getattr(item.config.pluginmanager.get_plugin("allure_listener"), "_cache", None)
-    if cache is not None and cache.get(item.nodeid) is not None:
-        item.stash[_ALLURE_KEY] = cache.get(item.nodeid)
+    uuid = cache.get(item.nodeid) if cache is not None else None
+    if uuid is not None:
+        item.stash[_ALLURE_KEY] = uuid
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            # the summary counts the test by this report: its Allure result is kept
+            report.user_properties.append((RESULT_ID_PROPERTY, str(uuid)))
     return report
 
 
@@ -130,7 +135,9 @@ def _drop_allure_result(item: pytest.Item) -> None:
     closed = item.stash.get(_ALLURE_KEY, None)
     folder = getattr(item.config.option, "allure_report_dir", None)
     if closed is not None and folder:
-        (Path(folder) / f"{closed}-result.json").unlink(missing_ok=True)
+        for result in Path(folder).glob("*-result.json"):
+            if result_id(result) == str(closed):
+                result.unlink(missing_ok=True)
 
 
 def _tear_down_what_is_left(session: pytest.Session) -> None:
