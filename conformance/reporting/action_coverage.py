@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.reporting.interface_coverage import headline_counts
-from conformance.reporting.scope import scope, scope_text
+from conformance.reporting.scope import scope, scope_line, scope_text
 
 __all__ = ["CERTIFICATE_NAME", "coverage_outputs"]
 
@@ -36,21 +36,11 @@ def coverage_outputs(
         return [f"headline={title}", "scope=", "requirements-decided=", "requirements-total=",
                 "interface-coverage=", "certificate=", "certificate-coverage="]  # fmt: skip
     told = {**summary, "verdict": verdict}  # the exit code's verdict, as the headline says
-    view = summary.get("scope") or scope(summary)
-    counts = view["requirements"]
-    shape = (
-        "; narrowed by " + ", ".join(n["by"] for n in view["narrowing"])
-        if view["narrowed"]
-        else "; every part"
-    )
-    scope_line = (
-        f"{', '.join(view['parts']) or 'no part'}; {counts['decided']} of {counts['total']} "
-        f"requirements decided{shape}"
-    )
+    counts = (summary.get("scope") or scope(summary))["requirements"]
     interface = summary.get("interface_coverage")
     lines = [
         f"headline={_one_line(title + scope_text(told))}",
-        f"scope={_one_line(scope_line)}",
+        f"scope={_one_line(scope_line(summary))}",
         f"requirements-decided={counts['decided']}",
         f"requirements-total={counts['total']}",
         "interface-coverage="

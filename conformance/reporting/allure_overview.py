@@ -19,7 +19,7 @@ from conformance.contract.markers import allure_epic
 from conformance.contract.requirements import PARTS
 from conformance.ground.redaction import write_text
 from conformance.reporting.interface_coverage import headline_counts
-from conformance.reporting.scope import scope_text
+from conformance.reporting.scope import scope_line, scope_text
 
 __all__ = [
     "ENVIRONMENT_FILE",
@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 ENVIRONMENT_FILE = "environment.properties"
+_JUDGED = ("passed", "failed")
+_UNJUDGED = "none: the run did not judge its requirements"
 # Short verdicts for the overview (summary.md has the long ones).
 VERDICTS = {
     "passed": "PASSED",
@@ -54,7 +56,7 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         counts += f", {totals['waived']} waived"
     entries = {
         "verdict": VERDICTS.get(str(summary.get("verdict")), "INCOMPLETE"),
-        "scope": scope_text(summary).strip() or _whole(summary),
+        "scope": scope_line(summary) if summary.get("verdict") in _JUDGED else _UNJUDGED,
         "tests": counts,
         "target": str(target.get("base_url") or "the embedded reference sandbox"),
         "environment": str(target.get("environment") or ""),
@@ -62,6 +64,8 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         "interface": str(summary.get("interface_version") or ""),
         "started": str(summary.get("started_at") or ""),
     }
+    if scope_text(summary):  # the verdict with what it covers: the report's name
+        entries["headline"] = entries["verdict"] + scope_text(summary)
     if summary.get("incomplete_reason"):
         entries["reason"] = str(summary["incomplete_reason"])
     coverage = summary.get("interface_coverage")
@@ -73,13 +77,6 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         if unsent:
             entries["interface-operations-not-requested"] = ", ".join(unsent)
     return entries
-
-
-def _whole(summary: Mapping[str, Any]) -> str:
-    """The scope entry of a run whose headline needs none."""
-    if summary.get("verdict") in ("passed", "failed"):
-        return "every part; every requirement decided"
-    return "not judged: the run did not decide its requirements"
 
 
 def _escape(value: str) -> str:

@@ -122,16 +122,14 @@ def remote_loads(text: str) -> list[str]:
 
 
 def report_name(results: Path) -> str:
-    """The report's name: the run's verdict and target, as its results folder says."""
+    """The report's name: the run's verdict (and what it covers) and target, as its results
+    folder says."""
     from conformance.reporting.allure_overview import read_overview
 
     entries = read_overview(results)
     if not entries.get("verdict"):
         return REPORT_NAME
-    scope = entries.get("scope", "")
-    verdict = (
-        f"{entries['verdict']} {scope}" if scope.startswith(("for ", "(")) else entries["verdict"]
-    )
+    verdict = entries.get("headline") or entries["verdict"]  # with the scope, when partial
     return f"{REPORT_NAME}: {verdict} ({entries.get('target', 'unknown target')})"
 
 

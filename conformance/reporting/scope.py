@@ -19,7 +19,7 @@ from typing import Any
 
 from conformance.contract.requirements import PARTS
 
-__all__ = ["console_line", "headline", "scope", "scope_text"]
+__all__ = ["console_line", "headline", "scope", "scope_line", "scope_text"]
 
 # The verdicts that judge the target; the others already say they cover nothing whole.
 _JUDGED = ("passed", "failed")
@@ -77,3 +77,19 @@ def console_line(summary: Mapping[str, Any]) -> str:
     """The console's verdict line: "conformance: PASSED for auth (45 of 340 requirements
     decided)"."""
     return "conformance: " + headline(summary, str(summary.get("verdict", "")).upper())
+
+
+def scope_line(summary: Mapping[str, Any]) -> str:
+    """The scope in words, for a field of its own (Allure's overview, the Action's output):
+    "auth, webhooks; 45 of 340 requirements decided; narrowed by --parts"."""
+    view = summary.get("scope") or scope(summary)
+    counts = view["requirements"]
+    shape = (
+        "narrowed by " + ", ".join(n["by"] for n in view["narrowing"])
+        if view["narrowed"]
+        else "every part"
+    )
+    return (
+        f"{', '.join(view['parts']) or 'no part'}; {counts['decided']} of {counts['total']} "
+        f"requirements decided; {shape}"
+    )
