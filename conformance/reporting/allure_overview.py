@@ -58,6 +58,8 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         "verdict": VERDICTS.get(str(summary.get("verdict")), "INCOMPLETE"),
         "scope": scope_line(summary) if summary.get("verdict") in _JUDGED else _UNJUDGED,
         "tests": counts,
+        # what the run did to the target, where the overview shows it without a click
+        **_coverage_entries(summary.get("interface_coverage")),
         "target": str(target.get("base_url") or "the embedded reference sandbox"),
         "environment": str(target.get("environment") or ""),
         "kit": f"gpsi-conformance {summary.get('suite_version')}",
@@ -68,14 +70,21 @@ def overview(summary: Mapping[str, Any]) -> dict[str, str]:
         entries["headline"] = entries["verdict"] + scope_text(summary)
     if summary.get("incomplete_reason"):
         entries["reason"] = str(summary["incomplete_reason"])
-    coverage = summary.get("interface_coverage")
-    if coverage:
-        for kind, text in headline_counts(coverage).items():
-            # a properties key ends at its first blank: the key is one word
-            entries[f"interface-{kind.replace(' ', '-')}"] = text
-        unsent = [op["operation"] for op in coverage.get("operations") or () if not op["requests"]]
-        if unsent:
-            entries["interface-operations-not-requested"] = ", ".join(unsent)
+    return entries
+
+
+def _coverage_entries(coverage: Any) -> dict[str, str]:
+    """The interface coverage map's counts, and the operations no request reached."""
+    if not isinstance(coverage, Mapping):
+        return {}
+    # a properties key ends at its first blank: each key is one word
+    entries = {
+        kind.replace("enum values", "listed-values"): text
+        for kind, text in headline_counts(coverage).items()
+    }
+    unsent = [op["operation"] for op in coverage.get("operations") or () if not op["requests"]]
+    if unsent:
+        entries["unrequested"] = ", ".join(unsent)
     return entries
 
 
