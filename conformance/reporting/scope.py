@@ -57,10 +57,10 @@ def scope_text(summary: Mapping[str, Any]) -> str:
         return ""
     view = summary.get("scope") or scope(summary)
     counts = view["requirements"]
-    if not view["narrowed"] and counts["decided"] == counts["total"]:
+    if counts["decided"] == counts["total"] and (not view["narrowed"] or summary.get("check")):
         return ""
     where = ""
-    if view["narrowed"]:
+    if view["narrowed"] and not summary.get("check"):  # a platform-side check has its parts
         where = f" for {', '.join(view['parts']) or 'no part'}"
         others = [f"{n['by']} {n['detail']}" for n in view["narrowing"] if n["by"] != "--parts"]
         if others:
