@@ -227,3 +227,22 @@ def test_the_action_s_outputs_carry_the_scope_and_the_coverage(tmp_path: Path,
     assert lines["certificate-coverage"].startswith("passed: 45 of 340" if written else "")
     missing = dict(line.split("=", 1) for line in coverage_outputs("failed", None, tmp_path, 0))
     assert missing["headline"] == "FAILED" and missing["scope"] == ""
+
+
+def test_every_endpoint_the_suite_maps_is_an_operation_of_the_catalogue() -> None:
+    from conformance.contract.endpoint_schemas import ENDPOINTS
+
+    names = {op.name for op in OPERATIONS}
+    assert {f"{e.method} {e.template}" for e in ENDPOINTS} <= names
+
+
+def test_a_target_cannot_flood_the_map() -> None:
+    many = {f"field{n}": n for n in range(1000)}
+    contribution = Recorder().contribution([_exchange("GET", "/config", 200, None, many)])
+    coverage = InterfaceCoverage(lambda: [_Delivery(f"OWN.{n}") for n in range(500)])
+    coverage.add(contribution)
+    coverage.add(contribution)
+    view = coverage.view()
+    config = next(op for op in view["operations"] if op["operation"] == "GET /config")
+    assert config["requests"] == 2 and len(config["response_fields"]) <= 300
+    assert len(view["events_not_named"]) <= 50

@@ -50,6 +50,11 @@ __all__ = [
 COVERAGE_PROPERTY = "conformance_interface_coverage"
 # Deeper members are not listed: the map stays a map, not a copy of every body.
 _MAX_DEPTH = 3
+# Bounds on what a target's answers and deliveries can add: a target answering with
+# thousands of member names, or posting event types of its own, leaves a map still readable.
+_MAX_FIELDS = 300
+_MAX_NAME = 120
+_MAX_UNNAMED = 50
 # A top-level member of a body the redaction layer indented by two spaces, read from a body
 # that was cut short and no longer parses.
 _TOP_MEMBER = re.compile(r'^  "([^"\\]+)":', re.MULTILINE)
@@ -127,7 +132,8 @@ class Recorder:
             if exchange.status in (200, 201, 202) and answer is not None:
                 self._read_resource(exchange, answer, moves, enums)
         for entry in ops.values():
-            entry["req"], entry["res"] = sorted(set(entry["req"])), sorted(set(entry["res"]))
+            entry["req"] = sorted({f for f in entry["req"] if len(f) <= _MAX_NAME})[:_MAX_FIELDS]
+            entry["res"] = sorted({f for f in entry["res"] if len(f) <= _MAX_NAME})[:_MAX_FIELDS]
         found = {"ops": ops, "other": other, "moves": moves, "enums": enums}
         return {key: value for key, value in found.items() if value}
 
@@ -208,8 +214,8 @@ class InterfaceCoverage:
             mine = self._ops.setdefault(name, {"n": 0, "s": {}, "req": set(), "res": set()})
             mine["n"] += entry["n"]
             _add(mine["s"], entry["s"])
-            mine["req"].update(entry["req"])
-            mine["res"].update(entry["res"])
+            for mine_fields, more in ((mine["req"], entry["req"]), (mine["res"], entry["res"])):
+                mine_fields.update(more[: max(0, _MAX_FIELDS - len(mine_fields))])
         _add(self._other, part.get("other") or {})
         _add(self._moves, part.get("moves") or {})
         for name, counts in (part.get("enums") or {}).items():
@@ -221,7 +227,7 @@ class InterfaceCoverage:
         recorder = Recorder()
         for delivery in self.deliveries() if self.deliveries is not None else ():
             kind = delivery.event_type
-            if kind is None:
+            if not _counted_type(kind, received):
                 continue
             received[kind] = received.get(kind, 0) + 1
             data = (delivery.json or {}).get("data") if isinstance(delivery.json, dict) else None
@@ -275,6 +281,16 @@ class InterfaceCoverage:
                 for name, values in listed.items()
             ],
         }
+
+
+def _counted_type(kind: str | None, received: Mapping[str, int]) -> bool:
+    """Whether a delivery's type is counted: a §6 type, or one of a bounded few others."""
+    if kind is None:
+        return False
+    if kind in EVENT_TYPES or kind in received:
+        return True
+    unnamed = sum(1 for k in received if k not in EVENT_TYPES)
+    return len(kind) <= _MAX_NAME and unnamed < _MAX_UNNAMED
 
 
 def headline_counts(coverage: Mapping[str, Any]) -> dict[str, str]:
