@@ -246,3 +246,9 @@ def test_a_target_cannot_flood_the_map() -> None:
     config = next(op for op in view["operations"] if op["operation"] == "GET /config")
     assert config["requests"] == 2 and len(config["response_fields"]) <= 300
     assert len(view["events_not_named"]) <= 50
+
+
+def test_a_body_nested_past_the_decoder_s_bound_is_read_as_text() -> None:
+    deep = Exchange("GET", BASE + "/config", {}, "", "curl", 200, response_body="[" * 100_000)
+    contribution = Recorder().contribution([deep])
+    assert contribution["ops"]["GET /config"]["res"] == []
