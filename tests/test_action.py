@@ -241,3 +241,63 @@ def test_the_receiver_check_gets_its_inputs_and_a_private_key_file(tmp_path):
     assert key_file.stat().st_mode & 0o077 == 0
     assert pem.splitlines()[1] not in done.stdout + done.stderr
     assert "exit-code=0" in (tmp_path / "outputs").read_text()
+
+
+def test_every_credential_key_and_wallet_setting_a_profile_takes_is_an_input():
+    """A profile's credentials, keys and wallet settings can all be given to the Action."""
+    text = ACTION.read_text(encoding="utf-8")
+    wanted = [
+        s.env
+        for s in opt.SETTINGS
+        if any(word in s.env for word in ("CLIENT", "KEY", "WALLET", "FEATURES", "ADAPTER"))
+    ]
+    assert len(wanted) >= 12
+    for env in wanted:
+        assert re.search(rf"\b{env}: \$\{{\{{ inputs\.[a-z-]+ \}}\}}", text), env
+
+
+def test_check_certify_runs_certify_with_the_key_from_a_secret(tmp_path):
+    """check "certify": `conformance certify` with the certifier's key, given as PEM text,
+    written to a file only the job reads; the workers as for a run."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "conformance"
+    fake.write_text(RECORDING_CONFORMANCE, encoding="utf-8")
+    fake.chmod(0o755)
+    script = tmp_path / "step.sh"
+    script.write_text(RUN_STEP["run"], encoding="utf-8")
+    pem = ed25519.Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()  # fmt: skip
+    recorded, runner_temp, outputs = tmp_path / "args", tmp_path / "runner-temp", tmp_path / "o"
+    runner_temp.mkdir()
+    env = {
+        "PATH": os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), "/usr/bin",
+                                 "/bin"]),
+        "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "step-summary.md"),
+        "CONFORMANCE_REPORT_DIR": str(tmp_path / "reports"),
+        "CONFORMANCE_SECOND_CLIENT_ID": "",
+        "RUNNER_TEMP": str(runner_temp),
+        "RECORDED_ARGS": str(recorded),
+        "INPUT_WORKERS": "2",
+        "INPUT_CHECK": "certify",
+        "INPUT_CERTIFY_KEY": pem,
+    }  # fmt: skip
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    key_file = runner_temp / "conformance-certify-key.pem"
+    assert recorded.read_text().splitlines() == ["certify", "--signing-key", str(key_file),
+                                                 "-n", "2"]  # fmt: skip
+    assert key_file.read_text().strip() == pem.strip()
+    assert key_file.stat().st_mode & 0o077 == 0
+    assert pem.splitlines()[1] not in done.stdout + done.stderr
+    lines = outputs.read_text().splitlines()
+    assert "exit-code=0" in lines and "certificate=" in lines and "headline=PASSED" in lines

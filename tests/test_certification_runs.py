@@ -7,6 +7,7 @@ narrowed or partial run is never certified."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 from pathlib import Path
@@ -107,6 +108,11 @@ def test_a_full_certification_states_its_plan_and_coverage_and_verifies_offline(
     verified = _cli("verify", str(bundle), "--public-key", str(public))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     printed = verified.stdout
+    first = printed.splitlines()[0]  # what the certificate covers, before anything else
+    assert re.search(
+        r": verifies: passed: \d+ of \d+ requirements, 1 waived; \d+ untested \(", first
+    )
+    assert first.split(": verifies: ", 1)[1] in done.stdout  # certify said the same
     collected = json.loads((tmp_path / "reports" / "summary.json").read_text())["plan"]["tests"]
     assert collected["deselected"] == 0 and collected["selected"] == collected["collected"]
     for shown in (

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.ground.exit_codes import EXIT_CODES
+from conformance.reporting.action_coverage import coverage_outputs
 
 __all__ = ["VERDICTS", "derive_verdict", "main", "this_runs_summary"]
 
@@ -85,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict = derive_verdict(ns.exit_code, summary)
     print(f"verdict={verdict}")
     print(f"summary-from-this-run={'true' if summary is not None else 'false'}")
+    print("\n".join(coverage_outputs(verdict, summary, report_dir, ns.since)))
     if ns.step_summary:
         markdown = report_dir / "summary.md"
         if summary is not None and markdown.is_file():

@@ -122,13 +122,15 @@ def remote_loads(text: str) -> list[str]:
 
 
 def report_name(results: Path) -> str:
-    """The report's name: the run's verdict and target, as its results folder says."""
+    """The report's name: the run's verdict (and what it covers) and target, as its results
+    folder says."""
     from conformance.reporting.allure_overview import read_overview
 
     entries = read_overview(results)
     if not entries.get("verdict"):
         return REPORT_NAME
-    return f"{REPORT_NAME}: {entries['verdict']} ({entries.get('target', 'unknown target')})"
+    verdict = entries.get("headline") or entries["verdict"]  # with the scope, when partial
+    return f"{REPORT_NAME}: {verdict} ({entries.get('target', 'unknown target')})"
 
 
 def build_report(report_dir: str, output: str | None, *, single_file: bool = True) -> int:

@@ -20,9 +20,18 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from conformance.reporting.interface_coverage import headline_counts
 from conformance.reporting.skip_reasons import skip_subject
 
-__all__ = ["coverage", "describe", "incomplete", "not_certified", "refusals", "waiver_list"]
+__all__ = [
+    "coverage",
+    "coverage_text",
+    "describe",
+    "incomplete",
+    "not_certified",
+    "refusals",
+    "waiver_list",
+]
 
 EXPLAINED_TESTABILITY = ("production-only", "not-testable")
 SHOWN = 5  # ids or tests listed per line; the rest are counted
@@ -149,14 +158,57 @@ def coverage(summary: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if rid in untested:
             why = f"{untested[rid]['why']}"
+            cause = untested[rid]["why"].split(":", 1)[0].replace("-", " ")
         else:
+            groups = skipped_by.get(rid, ())
             causes = dict.fromkeys(
                 f"{g['cause_text']}" + (f" (supply {g['supply']})" if g["supply"] else "")
-                for g in skipped_by.get(rid, ())
+                for g in groups
             )
             why = "its tests skipped: " + ("; ".join(causes) or "no reason recorded")
-        rows.append({"id": rid, "part": requirement["part"], "why": why})
+            cause = _cause(groups[0]) if groups else "no reason recorded"
+        rows.append({"id": rid, "part": requirement["part"], "why": why, "cause": cause})
     return {"requirements": len(summary.get("requirements", ())), **counts, "untested_list": rows}
+
+
+# What a skip's ``supply`` names, as a short cause (the first match counts).
+_SUPPLIED = (
+    ("--second-client", "no second-platform credentials"),
+    ("--production-client", "no production credentials"),
+    ("--webhook-public-key", "no webhook key"),
+    ("--wallet-", "no wallet settings"),
+    ("--adapter", "no adapter hook"),
+)
+
+
+def _cause(group: Mapping[str, Any]) -> str:
+    """A short cause of a skip group, for the coverage line: what the profile lacks."""
+    supply = str(group.get("supply") or "")
+    label = next((words for flag, words in _SUPPLIED if flag in supply), None)
+    if label is not None:
+        return label
+    if supply.startswith("--features "):
+        return f"feature {supply.split()[1]} not declared"
+    return str(group.get("cause_text") or "no reason recorded")
+
+
+def coverage_text(verdict: object, cover: Mapping[str, Any]) -> str:
+    """The certificate's coverage in one line: "passed: 229 of 340 requirements; 111
+    untested (35: no second-platform credentials, ...)"."""
+    text = f"{verdict}: {cover.get('passed')} of {cover.get('requirements')} requirements"
+    text += "".join(f", {cover[kind]} {kind}" for kind in ("failed", "waived") if cover.get(kind))
+    if not cover.get("untested"):
+        return text + "; none untested"
+    counts: dict[str, int] = {}
+    for row in cover.get("untested_list") or ():
+        cause = str(row.get("cause") or row.get("why") or "no reason recorded")
+        counts[cause] = counts.get(cause, 0) + 1
+    causes = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return (
+        f"{text}; {cover['untested']} untested ("
+        + ", ".join(f"{n}: {cause}" for cause, n in causes)
+        + ")"
+    )
 
 
 def waiver_list(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -231,6 +283,10 @@ def describe(manifest: Mapping[str, Any]) -> list[str]:
     lines += [
         f"    untested {r['id']} ({r['part']}): {r['why']}" for r in cover.get("untested_list", ())
     ]
+    interface = manifest.get("interface_coverage")
+    if isinstance(interface, Mapping):
+        counts = headline_counts(interface)
+        lines.append("  interface coverage: " + "; ".join(f"{k} {v}" for k, v in counts.items()))
     waivers = manifest.get("waivers") or []
     lines.append(f"  waivers: {len(waivers) or 'none'}")
     for waiver in waivers:

@@ -33,7 +33,9 @@ from conformance.contract.requirements import PARTS, Catalogue
 from conformance.ground import stop_signal
 from conformance.ground.redaction import write_text
 from conformance.reporting import run_plan
-from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.allure_overview import RESULT_ID_PROPERTY, write_overview
+from conformance.reporting.interface_coverage import InterfaceCoverage
+from conformance.reporting.scope import console_line, scope
 from conformance.reporting.skip_reasons import group_skips, untested
 from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -122,12 +124,15 @@ class SummaryReporter:
         self.not_run_reason: str | None = None  # the target could not be tested
         self.interrupted: str | None = None
         self.expected_tests: int | None = None
+        self.expected_ids: list[str] = []  # the tests collected (Allure's "did not run")
+        self.allure_results: set[str] = set()  # the Allure results of the tests counted
         self._config: pytest.Config | None = None
         self.baseline: tuple[str, dict[str, Any]] | None = None  # --baseline: path, summary
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
         self.usage_error: str | None = None
         self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
         self._forget_hard_stop: Any = lambda: None
+        self.coverage = InterfaceCoverage()  # the run's start-up gives it the sinks
         if current:  # the session's reporter, which the command line asks for the last word
             _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
             self._forget_hard_stop = stop_signal.on_hard_stop(self.write_stopped_at_once)
@@ -163,9 +168,11 @@ class SummaryReporter:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not hasattr(session.config, "workerinput") and session.items:
             self.expected_tests = len(session.items)
+            self.expected_ids = [item.nodeid for item in session.items]
 
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         self.expected_tests = max(self.expected_tests or 0, len(ids))
+        self.expected_ids = list(dict.fromkeys([*self.expected_ids, *ids]))
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         by = str(excinfo.value) or "Ctrl-C"
@@ -184,6 +191,8 @@ class SummaryReporter:
         if ids and ids[0]:
             result.requirements = tuple(ids[0].split(","))
         result.requests += sum(int(n) for n in _property(report, REQUESTS_PROPERTY))
+        self.coverage.add_report(report)
+        self.allure_results.update(_property(report, RESULT_ID_PROPERTY))
         for advisory in _property(report, ADVISORY_PROPERTY):
             if advisory not in result.advisories:
                 result.advisories.append(advisory)
@@ -222,7 +231,10 @@ class SummaryReporter:
         self._forget_hard_stop()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """The comparison with ``--baseline``, at the end of the console's output."""
+        """The verdict and what it covers, and the comparison with ``--baseline``, at the end
+        of the console's output."""
+        if self.final is not None and self.final["verdict"] in ("passed", "failed"):
+            terminalreporter.write_sep("=", console_line(self.final), bold=True)
         view = (self.final or {}).get("baseline")
         if view:
             from conformance.reporting.baseline import console_lines
@@ -241,7 +253,7 @@ class SummaryReporter:
         write_text(self.report_dir / "summary.md", render_markdown(summary))
         allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
         if allure_dir:  # the Allure overview says what summary.json says
-            write_overview(Path(allure_dir), summary)
+            write_overview(Path(allure_dir), summary, self.expected_ids, self.allure_results)
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
@@ -338,6 +350,9 @@ class SummaryReporter:
         plan = run_plan.view(self._config)
         if plan is not None:
             summary["plan"] = plan
+        summary["scope"] = scope(summary)
+        if not self.check:  # a check of a platform's side sends nothing to the service
+            summary["interface_coverage"] = self.coverage.view()
         if not placeholder:
             from conformance.reporting.mismatch_hints import mismatch_hints
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.reporting.baseline import markdown_section
+from conformance.reporting.interface_coverage import markdown_lines as coverage_lines
+from conformance.reporting.scope import scope_text
 from conformance.reporting.skip_reasons import markdown_sections
 
 __all__ = ["TITLES", "render_markdown"]
@@ -30,7 +32,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
     totals = summary["totals"]
     verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
     what = CHECK_TITLES.get(str(summary.get("check")), "Conformance run")
-    lines = [f"# {what}: {verdict}", ""]
+    lines = [f"# {what}: {verdict}{scope_text(summary)}", ""]
     if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
         lines += [
             f"**{totals['skipped']} tests were skipped, so their requirements are not covered "
@@ -88,6 +90,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         for advisory in summary["advisories"]:
             lines.append(f"- `{advisory['nodeid']}`: {advisory['message']}")
     lines += markdown_sections(summary)
+    lines += coverage_lines(summary)
     return "\n".join(lines) + "\n"
 
 

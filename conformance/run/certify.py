@@ -242,7 +242,9 @@ def _manifest_meta(files: Mapping[str, bytes], summary: Mapping[str, Any]) -> di
         "profile": json.loads(files[f"{EVIDENCE_DIR}/profile.json"]),
         "coverage": certificate.coverage(summary),
         "waivers": certificate.waiver_list(summary),
+        "interface_coverage": summary.get("interface_coverage"),
     }
+    meta["coverage_text"] = certificate.coverage_text(meta["verdict"], meta["coverage"])
     return dict(json.loads(scrub(json.dumps(meta))))
 
 
@@ -293,6 +295,7 @@ def main_certify(argv: Sequence[str]) -> int:
     finally:
         partial.unlink(missing_ok=True)
     cover = meta["coverage"]
+    print(f"conformance certify: {meta['coverage_text']}")
     print(
         f"conformance certify: {bundle} ({len(files)} files, verdict {meta['verdict']}, "
         f"{cover['passed']} requirements passed, {cover['failed']} failed, {cover['waived']} "
@@ -336,6 +339,10 @@ def main_verify(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED
+    told = manifest.get("coverage_text") or certificate.coverage_text(
+        manifest.get("verdict"), manifest.get("coverage") or {}
+    )
+    print(f"conformance verify: {ns.bundle}: verifies: {told}")
     print(
         f"conformance verify: {ns.bundle}: verifies ({len(verified.files)} files, signer "
         f"{manifest.get('signer')}, created {manifest.get('created_at')}, run verdict "

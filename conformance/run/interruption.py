@@ -14,14 +14,17 @@ testing; a second one stops everything at once.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.ground import stop_signal
 from conformance.ground.redaction import scrub
+from conformance.reporting.allure_overview import RESULT_ID_PROPERTY, result_id
 
 __all__ = ["TEARDOWN_PROBLEMS_KEY"]
 
@@ -29,10 +32,42 @@ __all__ = ["TEARDOWN_PROBLEMS_KEY"]
 TEARDOWN_PROBLEMS_KEY = pytest.StashKey[list[str]]()
 
 
+# The reports of the running test, and the id of the result Allure opened for it.
+_REPORTS_KEY = pytest.StashKey[list[pytest.TestReport]]()
+_ALLURE_KEY = pytest.StashKey[Any]()
+# Set on a report once every writer has been handed it.
+_LOGGED = "conformance_logged"
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
+    if stop_signal.stopping():
+        _drop_allure_result(item)  # Allure may have opened it: it would close it "skipped"
     stop_signal.raise_if_stopping()
-    return (yield)
+    item.stash[_REPORTS_KEY] = []
+    try:
+        return (yield)
+    except BaseException:
+        if not _counted(item.stash[_REPORTS_KEY]):
+            _drop_allure_result(item)
+        raise
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep each report of the test, and the id of Allure's result for it."""
+    report = yield
+    item.stash.setdefault(_REPORTS_KEY, []).append(report)
+    cache = getattr(item.config.pluginmanager.get_plugin("allure_listener"), "_cache", None)
+    uuid = cache.get(item.nodeid) if cache is not None else None
+    if uuid is not None:
+        item.stash[_ALLURE_KEY] = uuid
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            # the summary counts the test by this report: its Allure result is kept
+            report.user_properties.append((RESULT_ID_PROPERTY, str(uuid)))
+    return report
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -52,10 +87,12 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_logreport(report: pytest.TestReport) -> Iterator[None]:
+def pytest_runtest_logreport(report: pytest.TestReport) -> Generator[None, Any, Any]:
     """Every writer counts a report, or none does (an interrupt waits for the last)."""
     with stop_signal.deferred():
-        return (yield)
+        result = yield
+        setattr(report, _LOGGED, True)  # every writer has it: a stop now leaves it counted
+    return result
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -72,6 +109,35 @@ def pytest_unconfigure(config: pytest.Config) -> Iterator[None]:
     """The last scrub, the endpoint put back and the sandboxes stopped, likewise."""
     with stop_signal.deferred(raise_after=False):
         return (yield)
+
+
+def _counted(reports: list[pytest.TestReport]) -> bool:
+    """Whether the writers counted the test: its call's report reached them, or its set-up's
+    when that failed or skipped (the summary counts a test on these alone)."""
+    return any(
+        getattr(r, _LOGGED, False) and (r.when == "call" or (r.when == "setup" and not r.passed))
+        for r in reports
+    )
+
+
+def _drop_allure_result(item: pytest.Item) -> None:
+    """Forget the Allure result of a test the other writers do not count: the one
+    allure-pytest holds open (its listener keeps them by node id until the test's protocol
+    ends), or, when it has closed it already, the file it wrote. An interrupted test would
+    otherwise show as passed (its set-up passed) or skipped (it had no status)."""
+    listener = item.config.pluginmanager.get_plugin("allure_listener")
+    cache = getattr(listener, "_cache", None)
+    logger = getattr(listener, "allure_logger", None)
+    uuid = cache.pop(item.nodeid) if cache is not None else None
+    if uuid is not None and logger is not None:
+        with contextlib.suppress(KeyError):
+            logger.drop_test(uuid)
+    closed = item.stash.get(_ALLURE_KEY, None)
+    folder = getattr(item.config.option, "allure_report_dir", None)
+    if closed is not None and folder:
+        for result in Path(folder).glob("*-result.json"):
+            if result_id(result) == str(closed):
+                result.unlink(missing_ok=True)
 
 
 def _tear_down_what_is_left(session: pytest.Session) -> None:

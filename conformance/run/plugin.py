@@ -51,6 +51,7 @@ from conformance.ground.secrets import (
 from conformance.reporting import run_plan
 from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
 from conformance.run import embedded, report_writers, warm_workers, webhook_sink
+from conformance.run.hypothesis_storage import keep_hypothesis_storage_in_the_kit_cache
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
 from conformance.run.scheduling import order_items
@@ -120,6 +121,7 @@ def _selected_parts(config: pytest.Config) -> frozenset[str]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    keep_hypothesis_storage_in_the_kit_cache()  # no .hypothesis/ in the working folder
     register_markers(config)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:

@@ -7,6 +7,7 @@ results are pytest's and allure-pytest's, pointed at the report folder by the co
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,12 @@ from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
 from conformance.reporting.exchange_evidence import record as record_exchanges
 from conformance.reporting.exchange_evidence import start as start_evidence
+from conformance.reporting.interface_coverage import (
+    COVERAGE_PROPERTY,
+    RECORDER_KEY,
+    InterfaceCoverage,
+    Recorder,
+)
 from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter
 from conformance.run.state import STATE_KEY
 
@@ -36,8 +43,21 @@ def start_reports(config: pytest.Config, profile: TargetProfile, earlier: Any) -
     redaction.install_allure_scrubbing()
     summary = SummaryReporter(Path(profile.report_dir), default_catalogue(), target_view(profile))
     summary.baseline = earlier
+    summary.coverage = InterfaceCoverage(lambda: _deliveries(config))
     start_evidence(config, profile)
     return summary
+
+
+def _deliveries(config: pytest.Config) -> list[Any]:
+    """Every delivery the run's sinks (this process's lanes) received."""
+    state = config.stash.get(STATE_KEY, None)
+    lanes = [] if state is None else [state, *state.other_lanes]
+    return [
+        delivery
+        for lane in lanes
+        if lane.sink is not None and lane.sink.server is not None
+        for delivery in lane.sink.server.store.since(0)
+    ]
 
 
 def last_scrub(profile: TargetProfile) -> None:
@@ -79,6 +99,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     if call.when == "call" or (call.when == "setup" and not report.passed):
         record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
+        _note_coverage(item.config, report, exchanges)
         _attach_exchanges(exchanges)
         if report.failed and exchanges:
             shown = exchanges[-5:]
@@ -87,6 +108,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
                 (f"conformance exchanges (last {len(shown)} of {len(exchanges)})", text)
             )
     redaction.scrub_report(report)
+
+
+def _note_coverage(config: pytest.Config, report: pytest.TestReport, exchanges: list[Any]) -> None:
+    """What the test's exchanges add to the interface coverage map, on its report (so the
+    controller adds up every worker's)."""
+    recorder = config.stash.setdefault(RECORDER_KEY, Recorder())
+    contribution = recorder.contribution(exchanges)
+    if contribution:
+        report.user_properties.append((COVERAGE_PROPERTY, json.dumps(contribution)))
 
 
 def _count_a_remembered_throttle(failure: BaseException) -> None:

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.reporting.allure_overview import NOT_RUN_STATUS
+
 from .runner import _environment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,6 +141,34 @@ def problems_of(run: StoppedRun, *, at_once: bool = False) -> list[str]:
             found.append("junit.xml counts the interrupted test")
     elif not at_once and tests:
         found.append("no junit.xml although tests ran")
+    return found + allure_problems(run, summary)
+
+
+def allure_problems(run: StoppedRun, summary: dict) -> list[str]:
+    """Allure agrees with summary.json: as many passed results as it counts passed, none for
+    the test the signal landed in but the one saying it did not run, and as many of those
+    as summary.json's ``not_run``."""
+    folder = run.report_dir / "allure-results"
+    if not folder.is_dir():
+        return []
+    results = [json.loads(p.read_text()) for p in folder.glob("*-result.json")]
+    found = []
+    passed = sum(1 for r in results if r.get("status") == "passed")
+    if passed != summary["totals"]["passed"]:
+        found.append(f"Allure has {passed} passed results, summary.json {summary['totals']}")
+    for nodeid in run.interrupted:
+        name = nodeid.split("::")[-1]
+        shown = [r["status"] for r in results if r.get("name") == name]
+        if any(r.get("fullName") != nodeid for r in results if r.get("name") == name):
+            found.append(f"Allure shows the interrupted {nodeid} as {shown}")
+    said = [(r.get("statusDetails") or {}).get("message", "") for r in results]
+    not_run = [r for r, message in zip(results, said, strict=True) if message.startswith("did not")]
+    if any(r["status"] != NOT_RUN_STATUS for r in not_run):
+        found.append("a test that did not run shows in Allure as something else")
+    if summary["tests"] and len(not_run) != summary.get("not_run"):
+        found.append(
+            f"Allure shows {len(not_run)} tests not run, summary.json {summary['not_run']}"
+        )
     return found
 
 
