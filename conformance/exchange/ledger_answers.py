@@ -12,14 +12,23 @@ from typing import TYPE_CHECKING
 
 from conformance.contract import endpoint_schemas
 from conformance.contract.failures import shorten
+from conformance.exchange.answer import ApiResponse
+from conformance.exchange.answer_checks import CheckContext, answer_check
 from conformance.exchange.evidence import Exchange
 from conformance.exchange.ledger import LEDGER, Disagreement, current_test, now_sighting
 from conformance.ground.profile import Credentials
 
 if TYPE_CHECKING:  # the client feeds the ledger: it is read here, never built
-    from conformance.exchange.client import ApiResponse, TargetClient
+    from conformance.exchange.client import TargetClient
 
-__all__ = ["earlier_evidence", "record_answer"]
+__all__ = ["agrees_with_earlier_answers", "earlier_evidence", "record_answer"]
+
+
+@answer_check("ledger", order=30)
+def agrees_with_earlier_answers(answer: ApiResponse, context: CheckContext) -> None:
+    """What the target states twice must agree (the answer's own statement is recorded)."""
+    __tracebackhide__ = True
+    record_answer(context.client, answer, context.credentials, context.sent)
 
 
 def record_answer(client: TargetClient, response: ApiResponse, auth: object, sent: float) -> None:

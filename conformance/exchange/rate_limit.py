@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -30,10 +30,13 @@ from conformance.exchange.deadline import time_left
 __all__ = [
     "MAX_RETRIES",
     "THROTTLE",
+    "RetryAfterTransport",
     "Throttle",
+    "ThrottleTransport",
     "TokenBucket",
     "configure",
     "install",
+    "resend_throttled",
     "retry_after_seconds",
     "send_throttled",
 ]
@@ -117,10 +120,18 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def send_throttled(http: httpx.Client, request: httpx.Request) -> httpx.Response:
+def send_throttled(
+    http: httpx.Client, request: httpx.Request, throttle: Throttle = THROTTLE
+) -> httpx.Response:
     """Send, and on 429/503 with ``Retry-After`` wait and resend, within the deadline."""
-    response = http.send(request, stream=True)
-    if not THROTTLE.enabled:
+    return resend_throttled(lambda: http.send(request, stream=True), throttle)
+
+
+def resend_throttled(send: Callable[[], httpx.Response], throttle: Throttle) -> httpx.Response:
+    """``send()``'s answer; with rate limiting on, a 429/503 with ``Retry-After`` is waited
+    out and sent again, at most ``MAX_RETRIES`` times, while that fits in the deadline."""
+    response = send()
+    if not throttle.enabled:
         return response
     for _ in range(MAX_RETRIES):
         if response.status_code not in _THROTTLING:
@@ -135,11 +146,41 @@ def send_throttled(http: httpx.Client, request: httpx.Request) -> httpx.Response
             f"{pause:g} s; waiting, then sending the request again",
             file=sys.__stderr__,
         )
-        THROTTLE.retries += 1
-        THROTTLE._sleep(pause)
-        THROTTLE.wait_turn()
-        response = http.send(request, stream=True)
+        throttle.retries += 1
+        throttle._sleep(pause)
+        throttle.wait_turn()
+        response = send()
     return response
+
+
+class ThrottleTransport(httpx.BaseTransport):
+    """The client's throttle layer: the token bucket's turn before anything below (the
+    deadline starts after it)."""
+
+    def __init__(self, inner: httpx.BaseTransport, throttle: Throttle) -> None:
+        self._inner = inner
+        self._throttle = throttle
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self._throttle.wait_turn()
+        return self._inner.handle_request(request)
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class RetryAfterTransport(httpx.BaseTransport):
+    """The client's ``Retry-After`` layer, under the deadline: see :func:`resend_throttled`."""
+
+    def __init__(self, inner: httpx.BaseTransport, throttle: Throttle) -> None:
+        self._inner = inner
+        self._throttle = throttle
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return resend_throttled(lambda: self._inner.handle_request(request), self._throttle)
+
+    def close(self) -> None:
+        self._inner.close()
 
 
 # -- the plugin side: per-test counts, a console line ----------------------------------------

@@ -14,13 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
 from conformance.contract import clauses
 from conformance.contract.failures import ConformanceFailure, check
 from conformance.contract.schemas import default_registry
 from conformance.exchange.client import TARGET_HEALTH, ApiResponse, ExchangeLog, TargetClient
-from conformance.exchange.deadline import deadline_transport
+from conformance.exchange.deadline import NetworkTransport
 from conformance.exchange.evidence import Redactor
 from conformance.webhooks.delivering.deliveries import Delivery
 from conformance.webhooks.delivering.signing_key import SigningKey
@@ -38,12 +36,11 @@ _NO_BASE_URL = "(a webhook endpoint)"
 def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None) -> TargetClient:
     """The client deliveries are sent with: ``timeout`` seconds each, trusting ``ca_file``
     (a PEM bundle) besides the system's CAs when given."""
-    transport = (
-        deadline_transport(verify=ssl.create_default_context(cafile=ca_file))
+    network = (
+        NetworkTransport(verify=ssl.create_default_context(cafile=ca_file))
         if ca_file
-        else deadline_transport()
+        else NetworkTransport()
     )
-    http = httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False, transport=transport)
     return TargetClient(
         base_url=_NO_BASE_URL,
         credentials=None,
@@ -51,7 +48,7 @@ def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None
         registry=default_registry(),
         log=log,
         redactor=Redactor(),
-        http=http,
+        network=network,
     )
 
 
