@@ -1,11 +1,14 @@
 """The checks of a request as it arrived, each judging one rule: the Basic credentials, the
 JSON body against its request shape, Idempotency-Key, the signed retry's headers and the
-document upload. Each takes the request's parts and adds to its judgement."""
+document upload. Each has one signature, ``check(seen, judged)``: it reads the request as
+:class:`SeenRequest` holds it and adds to its judgement; :func:`request_check` registers it
+and the middleware runs every registered check in :data:`CHECKS` order."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from starlette.datastructures import Headers
 
@@ -37,14 +40,38 @@ SIGNED_OPERATIONS = (
 )
 
 
-def basic_credentials(services: Services, headers: Headers, judged: Judgement) -> None:
+@dataclass(frozen=True, slots=True)
+class SeenRequest:
+    """One request as the check saw it: the route path (under the base path), the whole
+    raw body, and the multipart upload's problems when asked for."""
+
+    services: Services
+    method: str
+    path: str
+    headers: Headers
+    raw: bytes
+    upload_problems: Callable[[], Awaitable[list[str]]]
+
+
+RequestCheck = Callable[[SeenRequest, Judgement], Awaitable[None]]
+CHECKS: list[RequestCheck] = []  # filled at import by @request_check, in the order written
+
+
+def request_check(check: RequestCheck) -> RequestCheck:
+    """Register ``check`` to judge every request."""
+    CHECKS.append(check)
+    return check
+
+
+@request_check
+async def basic_credentials(seen: SeenRequest, judged: Judgement) -> None:
     """A platform request carries Basic credentials of this sandbox (§5 Authentication);
     an agent's Bearer token is the agents' own scheme and is not judged here."""
-    header = headers.get("authorization")
+    header = seen.headers.get("authorization")
     if bearer.is_bearer(header):
         return
     try:
-        authenticate(services, header)
+        authenticate(seen.services, header)
     except Unauthorized as refused:
         judged.finds(
             BASIC_CREDENTIALS,
@@ -55,8 +82,10 @@ def basic_credentials(services: Services, headers: Headers, judged: Judgement) -
         judged.checks(BASIC_CREDENTIALS)
 
 
-def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
+@request_check
+async def request_body(seen: SeenRequest, judged: Judgement) -> None:
     """A body whose shape §4 shows follows it; every invalid field is named in one finding."""
+    method, path, raw = seen.method, seen.path, seen.raw
     schema = body_schemas.schema_for(method, path)
     if schema is None:
         return
@@ -79,9 +108,11 @@ def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
     judged.finds(REQUEST_BODY, f"{where} ({schema}): {count}: {listed}", clause)
 
 
-def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement) -> None:
+@request_check
+async def idempotency_key(seen: SeenRequest, judged: Judgement) -> None:
     """``POST /internal-accounts``: a key of at most 255 characters; none is allowed, but
     strongly recommended (an advisory)."""
+    method, path, headers = seen.method, seen.path, seen.headers
     if method != "POST" or not body_schemas.matches("/internal-accounts", path):
         return
     key = headers.get("idempotency-key")
@@ -102,10 +133,12 @@ def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement)
         judged.checks(IDEMPOTENCY_KEY)
 
 
-def signed_retry(method: str, path: str, headers: Headers, judged: Judgement) -> None:
+@request_check
+async def signed_retry(seen: SeenRequest, judged: Judgement) -> None:
     """A retry carrying ``Service-Wallet-Signature`` carries ``Request-Id`` too (§5 items 1
     and 4). A ``Request-Id`` alone is no retry: the passkey verify echoes it, and clients
     send it for tracing."""
+    method, path, headers = seen.method, seen.path, seen.headers
     signed = any(
         method == one and body_schemas.matches(template, path)
         for one, template in SIGNED_OPERATIONS
@@ -122,14 +155,13 @@ def signed_retry(method: str, path: str, headers: Headers, judged: Judgement) ->
     )
 
 
-async def document_upload(
-    method: str, path: str, problems: Callable[[], Awaitable[list[str]]], judged: Judgement
-) -> None:
+@request_check
+async def document_upload(seen: SeenRequest, judged: Judgement) -> None:
     """``POST /documents`` is the multipart upload of §2 Document; every problem in one
     finding."""
-    if method != "POST" or not body_schemas.matches("/documents", path):
+    if seen.method != "POST" or not body_schemas.matches("/documents", seen.path):
         return
-    found = await problems()
+    found = await seen.upload_problems()
     if not found:
         judged.checks(DOCUMENT_UPLOAD)
         return
