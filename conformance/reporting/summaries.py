@@ -257,27 +257,9 @@ class SummaryReporter:
         waivers = self._waivers()
         ran_parts = sorted({r.part for r in results if r.part})
         not_run = max(0, (self.expected_tests or 0) - len(results))
-        reason: str | None
-        if self.usage_error:
-            verdict, reason = "usage_error", self.usage_error
-        elif placeholder:
-            verdict = "incomplete"
-            reason = "the run is in progress, or stopped before writing its reports"
-        elif self.not_run_reason:
-            verdict, reason = "not_run", self.not_run_reason
-        elif self.interrupted or stop_signal.stopping():
-            verdict = "incomplete"
-            reason = self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
-        elif totals["failed"] or totals["errors"]:
-            verdict, reason = "failed", None
-        elif waivers is not None and waivers.expired:
-            verdict = "failed"
-            reason = "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
-        elif not (totals["passed"] or totals["waived"]):
-            verdict, reason = "no_tests", "no test ran: none was selected, or every one skipped"
-        else:
-            verdict, reason = "passed", None
+        verdict, reason = self._verdict(totals, waivers, placeholder=placeholder)
         statuses = self._requirement_statuses(results)
+        listed = _listings(results)
         summary: dict[str, Any] = {
             "verdict": verdict,
             "incomplete_reason": reason,
@@ -293,44 +275,43 @@ class SummaryReporter:
             "requests": sum(r.requests for r in results),
             **({"check": self.check} if self.check else {}),
             "requirements": statuses,
-            "failures": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "message": r.message,
-                }
-                for r in results
-                if r.outcome in ("failed", "errors")
-            ],
-            "advisories": [
-                {"nodeid": r.nodeid, "part": r.part, "message": message}
-                for r in results
-                for message in r.advisories
-            ],
+            "failures": listed["failures"],
+            "advisories": listed["advisories"],
             "notes": list(self.notes),
-            "tests": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "outcome": r.outcome,
-                }
-                for r in results
-            ],
-            "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+            "tests": listed["tests"],
+            "skips": listed["skips"],
             "untested": untested(statuses, self.catalogue, ran_parts),
-            "waived": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "waiver": r.waived,
-                }
-                for r in results
-                if r.outcome == "waived"
-            ],
+            "waived": listed["waived"],
         }
+        self._add_views(summary, results, waivers, placeholder=placeholder)
+        return summary
+
+    def _verdict(
+        self, totals: dict[str, int], waivers: Any, *, placeholder: bool
+    ) -> tuple[str, str | None]:
+        """The run's verdict and, when it is not plainly passed or failed, why."""
+        if self.usage_error:
+            return "usage_error", self.usage_error
+        if placeholder:
+            return "incomplete", "the run is in progress, or stopped before writing its reports"
+        if self.not_run_reason:
+            return "not_run", self.not_run_reason
+        if self.interrupted or stop_signal.stopping():
+            return "incomplete", (
+                self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
+            )
+        if totals["failed"] or totals["errors"]:
+            return "failed", None
+        if waivers is not None and waivers.expired:
+            return "failed", "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
+        if not (totals["passed"] or totals["waived"]):
+            return "no_tests", "no test ran: none was selected, or every one skipped"
+        return "passed", None
+
+    def _add_views(
+        self, summary: dict[str, Any], results: list[Any], waivers: Any, *, placeholder: bool
+    ) -> None:
+        """The members read from elsewhere: waivers, the plan, hints, the baseline."""
         if waivers is not None:
             summary["waivers"] = waivers.view(
                 [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
@@ -352,7 +333,6 @@ class SummaryReporter:
                 [{"nodeid": r.nodeid, "outcome": r.outcome, "message": r.message}
                  for r in results],
             )  # fmt: skip
-        return summary
 
     def _waivers(self) -> Any:
         from conformance.reporting.waivers import PLUGIN_NAME
@@ -411,3 +391,44 @@ def _skip_text(report: pytest.TestReport) -> str:
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
         return str(longrepr[2]).removeprefix("Skipped: ")
     return str(longrepr)
+
+
+def _listings(results: list[Any]) -> dict[str, Any]:
+    """summary.json's per-test lists: failures, advisories, tests, skips and waived."""
+    return {
+        "failures": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "message": r.message,
+            }
+            for r in results
+            if r.outcome in ("failed", "errors")
+        ],
+        "advisories": [
+            {"nodeid": r.nodeid, "part": r.part, "message": message}
+            for r in results
+            for message in r.advisories
+        ],
+        "tests": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "outcome": r.outcome,
+            }
+            for r in results
+        ],
+        "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+        "waived": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "waiver": r.waived,
+            }
+            for r in results
+            if r.outcome == "waived"
+        ],
+    }
