@@ -35,28 +35,18 @@ from conformance.exchange.authorization import (
 from conformance.exchange.capped_read import MAX_RESPONSE_BYTES, CappedReadTransport, TooLarge
 from conformance.exchange.deadline import SENT_AT, DeadlineTransport, NetworkTransport
 from conformance.exchange.evidence import Exchange, ExchangeLog, Redactor, build_curl
-from conformance.exchange.rate_limit import (
-    THROTTLE,
-    RetryAfterTransport,
-    Throttle,
-    ThrottleTransport,
-)
+from conformance.exchange.rate_limit import RetryAfterTransport, Throttle, ThrottleTransport
+from conformance.exchange.run_state import ExchangeState
 from conformance.exchange.schema_check import ValidBodies
-from conformance.exchange.target_health import (
-    TARGET_HEALTH,
-    WHAT,
-    HealthTransport,
-    TargetHealth,
-    TargetStopped,
-)
+from conformance.exchange.target_health import WHAT, HealthTransport, TargetHealth, TargetStopped
 from conformance.exchange.unanswered import describe
 from conformance.ground.profile import Credentials, TargetProfile
 
 __all__ = [
     "MAX_RESPONSE_BYTES",
-    "TARGET_HEALTH",
     "ApiResponse",
     "ExchangeLog",
+    "ExchangeState",
     "RawAuthorization",
     "TargetClient",
     "TargetHealth",
@@ -98,8 +88,7 @@ class TargetClient:
         redactor: Redactor,
         network: httpx.BaseTransport | None = None,
         max_bytes: int = MAX_RESPONSE_BYTES,
-        health: TargetHealth | None = None,
-        throttle: Throttle | None = None,
+        state: ExchangeState | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.credentials = credentials
@@ -109,12 +98,14 @@ class TargetClient:
         self.redactor = redactor
         self.max_bytes = max_bytes
         self.valid_bodies = ValidBodies()
+        # the session's health, throttle and ledger; a client of its own outside a session
+        self.state = ExchangeState() if state is None else state
         stack = layered_transport(
             network or NetworkTransport(),
             timeout=timeout,
             max_bytes=max_bytes,
-            health=TARGET_HEALTH if health is None else health,
-            throttle=THROTTLE if throttle is None else throttle,
+            health=self.state.health,
+            throttle=self.state.throttle,
         )
         self._http = httpx.Client(
             timeout=httpx.Timeout(timeout), follow_redirects=False, transport=stack
@@ -122,12 +113,18 @@ class TargetClient:
 
     @classmethod
     def for_profile(
-        cls, profile: TargetProfile, log: ExchangeLog | None = None, *, timeout: float | None = None
+        cls,
+        profile: TargetProfile,
+        log: ExchangeLog | None = None,
+        *,
+        timeout: float | None = None,
+        state: ExchangeState | None = None,
     ) -> TargetClient:
         """The one way a profile becomes a client: its target, acting as its primary
         platform (without credentials when it has none), with the profile's deadline (or
         ``timeout``), scrubbing and the schema registry. ``log`` collects the exchanges a
-        test's evidence shows; the run's own plumbing (preflight, sink) gives none."""
+        test's evidence shows; the run's own plumbing (preflight, sink) gives none.
+        ``state`` is the session's (``run_state.py``)."""
         assert profile.base_url is not None
         return cls(
             base_url=profile.base_url,
@@ -136,6 +133,7 @@ class TargetClient:
             registry=default_registry(),
             log=ExchangeLog() if log is None else log,
             redactor=Redactor.for_profile(profile),
+            state=state,
         )
 
     def with_credentials(self, credentials: Credentials | None) -> TargetClient:

@@ -29,7 +29,6 @@ from conformance.exchange.deadline import time_left
 
 __all__ = [
     "MAX_RETRIES",
-    "THROTTLE",
     "RetryAfterTransport",
     "Throttle",
     "ThrottleTransport",
@@ -92,16 +91,14 @@ class Throttle:
         time.sleep(seconds)
 
 
-THROTTLE = Throttle()
-
-
-def configure(rate: float | None, workers: int | None = None) -> None:
-    """Turn rate limiting on (``rate`` requests a second for the whole run) or off."""
+def configure(throttle: Throttle, rate: float | None, workers: int | None = None) -> None:
+    """Turn ``throttle``'s rate limiting on (``rate`` requests a second for the whole run)
+    or off."""
     if not rate:
-        THROTTLE.bucket = None
+        throttle.bucket = None
         return
     share = rate / max(1, workers or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    THROTTLE.bucket = TokenBucket(share, burst=max(1.0, share))
+    throttle.bucket = TokenBucket(share, burst=max(1.0, share))
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
@@ -121,7 +118,7 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
 
 
 def send_throttled(
-    http: httpx.Client, request: httpx.Request, throttle: Throttle = THROTTLE
+    http: httpx.Client, request: httpx.Request, throttle: Throttle
 ) -> httpx.Response:
     """Send, and on 429/503 with ``Retry-After`` wait and resend, within the deadline."""
     return resend_throttled(lambda: http.send(request, stream=True), throttle)
@@ -189,7 +186,8 @@ class RetryAfterTransport(httpx.BaseTransport):
 class ThrottleReport:
     """Counts each test's throttle waits (any process) and sums them on the controller."""
 
-    def __init__(self) -> None:
+    def __init__(self, throttle: Throttle) -> None:
+        self.throttle = throttle
         self.waits = 0
         self.seconds = 0.0
         self.retries = 0
@@ -202,7 +200,7 @@ class ThrottleReport:
         outcome = yield
         if call.when != "teardown":
             return
-        now = (THROTTLE.waits, THROTTLE.waited_s, THROTTLE.retries)
+        now = (self.throttle.waits, self.throttle.waited_s, self.throttle.retries)
         waits, seconds, retries = (now[0] - self._last[0], now[1] - self._last[1],
                                    now[2] - self._last[2])  # fmt: skip
         self._last = now
@@ -219,15 +217,15 @@ class ThrottleReport:
                 self.retries += int(retries)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if THROTTLE.enabled or self.waits or self.retries:
+        if self.throttle.enabled or self.waits or self.retries:
             terminalreporter.write_line(
                 f"conformance: rate limit: waited {self.waits} times, {self.seconds:.1f} s in "
                 f"all; {self.retries} requests sent again after 429/503 with Retry-After"
             )
 
 
-def install(config: pytest.Config, rate: float | None) -> None:
+def install(config: pytest.Config, throttle: Throttle, rate: float | None) -> None:
     """Configure this process's bucket and count its waits (controller and workers)."""
-    configure(rate)
+    configure(throttle, rate)
     if config.pluginmanager.get_plugin(PLUGIN_NAME) is None:
-        config.pluginmanager.register(ThrottleReport(), PLUGIN_NAME)
+        config.pluginmanager.register(ThrottleReport(throttle), PLUGIN_NAME)

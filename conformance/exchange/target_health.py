@@ -18,13 +18,12 @@ import httpx
 
 from conformance.exchange.capped_read import TooLarge
 from conformance.exchange.deadline import SENT_AT
-from conformance.exchange.rate_limit import THROTTLE, Throttle, retry_after_seconds
+from conformance.exchange.rate_limit import Throttle, retry_after_seconds
 from conformance.exchange.unanswered import describe
 
 __all__ = [
     "DOWN_AFTER_FAILURES",
     "DOWN_AFTER_S",
-    "TARGET_HEALTH",
     "THROTTLED_AFTER",
     "WHAT",
     "HealthTransport",
@@ -156,15 +155,12 @@ class TargetHealth:
             self.down = self.unreachable = None
 
 
-TARGET_HEALTH = TargetHealth()
-
-
 def count_throttling(
     what: str,
     status: int,
     retry_after: str | None,
-    health: TargetHealth = TARGET_HEALTH,
-    throttle: Throttle = THROTTLE,
+    health: TargetHealth,
+    throttle: Throttle,
 ) -> bool:
     """Count an answer that only throttled (``is_throttling``) toward the target's health;
     whether it was one."""

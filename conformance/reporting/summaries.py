@@ -39,10 +39,11 @@ from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import WAIVED_PROPERTY
 
 __all__ = [
+    "OUTCOME_KEY",
     "RunOutcome",
     "SummaryReporter",
     "failure_message",
-    "last_outcome",
+    "run_outcome_of",
     "write_verdict_only",
 ]
 
@@ -52,10 +53,11 @@ _OUTCOMES = ("passed", "failed", "skipped", "errors")
 TARGET_DOWN_PROPERTY = "conformance_target_down"
 
 
-@dataclass
+@dataclass(eq=False)  # handed to pytest as a plugin: hashed by identity
 class RunOutcome:
-    """What the last session in this process concluded (read by the CLI for its exit code),
-    and its reporter, which the CLI asks for the last word when the run ends abnormally."""
+    """What a session concluded (read by the CLI for its exit code), and its reporter, which
+    the CLI asks for the last word when the run ends abnormally. The command makes one and
+    hands it to pytest among its plugins; the session keeps it in ``config.stash``."""
 
     verdict: str = "incomplete"
     reason: str | None = None
@@ -63,11 +65,20 @@ class RunOutcome:
     usage_error: str | None = None
 
 
-_LAST = RunOutcome()
+OUTCOME_KEY = pytest.StashKey[RunOutcome]()
 
 
-def last_outcome() -> RunOutcome:
-    return _LAST
+def run_outcome_of(config: pytest.Config) -> RunOutcome:
+    """The session's outcome: the one the command handed over (a fresh one when pytest was
+    started otherwise), kept in ``config.stash`` from now until the session's cleanup."""
+    outcome = config.stash.get(OUTCOME_KEY, None)
+    if outcome is None:
+        plugins = config.pluginmanager.list_name_plugin()  # get_plugins() hashes each one
+        handed = [p for _, p in plugins if isinstance(p, RunOutcome)]
+        outcome = handed[0] if handed else RunOutcome()
+        config.stash[OUTCOME_KEY] = outcome
+        config.add_cleanup(lambda: config.stash.__delitem__(OUTCOME_KEY))
+    return outcome
 
 
 @dataclass
@@ -109,7 +120,7 @@ class SummaryReporter:
         catalogue: Catalogue,
         target: dict[str, Any],
         *,
-        current: bool = True,
+        outcome: RunOutcome | None = None,
         check: str | None = None,
     ) -> None:
         self.report_dir = report_dir
@@ -128,8 +139,9 @@ class SummaryReporter:
         self.usage_error: str | None = None
         self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
         self._forget_hard_stop: Any = lambda: None
-        if current:  # the session's reporter, which the command line asks for the last word
-            _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
+        self.outcome = outcome
+        if outcome is not None:  # the session's reporter: the command asks it the last word
+            outcome.verdict, outcome.reason, outcome.reporter = "incomplete", None, self
             self._forget_hard_stop = stop_signal.on_hard_stop(self.write_stopped_at_once)
 
     def write_stopped_at_once(self) -> None:
@@ -234,7 +246,9 @@ class SummaryReporter:
     def record_outcome(self) -> None:
         """Tell the CLI what this run concluded."""
         summary = self.build()
-        _LAST.verdict, _LAST.reason = summary["verdict"], summary.get("incomplete_reason")
+        if self.outcome is not None:
+            self.outcome.verdict = summary["verdict"]
+            self.outcome.reason = summary.get("incomplete_reason")
 
     def write(self, summary: dict[str, Any]) -> None:
         write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
@@ -376,7 +390,7 @@ def write_verdict_only(report_dir: Path, verdict: str, reason: str | None) -> No
     (``reason`` None: in progress). It says this run's verdict, and that no test ran."""
     from conformance.contract.requirements import default_catalogue
 
-    reporter = SummaryReporter(report_dir, default_catalogue(), {}, current=False)
+    reporter = SummaryReporter(report_dir, default_catalogue(), {})
     if verdict == "usage_error":
         reporter.usage_error = reason
     elif verdict == "incomplete" and reason:

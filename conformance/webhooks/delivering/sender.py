@@ -17,9 +17,10 @@ from pathlib import Path
 from conformance.contract import clauses
 from conformance.contract.failures import ConformanceFailure, check
 from conformance.contract.schemas import default_registry
-from conformance.exchange.client import TARGET_HEALTH, ApiResponse, ExchangeLog, TargetClient
+from conformance.exchange.client import ApiResponse, ExchangeLog, TargetClient
 from conformance.exchange.deadline import NetworkTransport
 from conformance.exchange.evidence import Redactor
+from conformance.exchange.run_state import ExchangeState
 from conformance.webhooks.delivering.deliveries import Delivery
 from conformance.webhooks.delivering.signing_key import SigningKey
 
@@ -33,9 +34,14 @@ _CONNECTION_BROKE = "the connection broke"
 _NO_BASE_URL = "(a webhook endpoint)"
 
 
-def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None) -> TargetClient:
+def receiver_client(
+    timeout: float,
+    log: ExchangeLog,
+    ca_file: str | None = None,
+    state: ExchangeState | None = None,
+) -> TargetClient:
     """The client deliveries are sent with: ``timeout`` seconds each, trusting ``ca_file``
-    (a PEM bundle) besides the system's CAs when given."""
+    (a PEM bundle) besides the system's CAs when given; ``state`` is the session's."""
     network = (
         NetworkTransport(verify=ssl.create_default_context(cafile=ca_file))
         if ca_file
@@ -49,6 +55,7 @@ def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None
         log=log,
         redactor=Redactor(),
         network=network,
+        state=state,
     )
 
 
@@ -114,7 +121,7 @@ class Receiver:
             exchange = self.client.log.last()
             if exchange is None or not (exchange.error or "").startswith(_CONNECTION_BROKE):
                 raise
-            TARGET_HEALTH.answered()  # it reacted to this delivery: it is not down
+            self.client.state.health.answered()  # it reacted to this delivery: not down
             advisory(
                 f"{clauses.AUTHENTICATION}: {what} carrying {delivery.how} got no HTTP answer "
                 f"({exchange.error}); counted as refused. An error status (401, say) tells "

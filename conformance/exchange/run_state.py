@@ -1,0 +1,27 @@
+"""The exchange floor's run state: what one session (one process of it) learns of its target
+while it runs. The plugin makes one at configure, keeps it on the session's state
+(``run/state.py``) and drops it at unconfigure; clients and sink views are handed it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from conformance.exchange.ledger import Ledger
+from conformance.exchange.rate_limit import Throttle
+from conformance.exchange.target_health import TargetHealth
+
+__all__ = ["ExchangeState"]
+
+
+@dataclass(slots=True)
+class ExchangeState:
+    """The target's health, the ``--rate-limit`` throttle and the cross-check ledger."""
+
+    health: TargetHealth = field(default_factory=TargetHealth)
+    throttle: Throttle = field(default_factory=Throttle)
+    ledger: Ledger = field(default_factory=Ledger)
+
+    def reset(self) -> None:
+        """Forget what was learnt (the session starts comparing what its target says now)."""
+        self.health.reset()
+        self.ledger.clear()
