@@ -54,6 +54,7 @@ class ConformanceFailure(AssertionError):
         # (``exchange/answer_checks.py``) found it, and that check's name
         self.charged_to: str | None = None
         self.check: str | None = None
+        self.cause: str | None = None  # one sentence, the same for every test that meets it
         message = f"{clause}: {statement}"
         if expected is not _MISSING:
             message += f"; expected {shorten(expected)}"

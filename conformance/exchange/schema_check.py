@@ -9,9 +9,12 @@ from conformance.contract.schemas import format_path
 from conformance.exchange.answer import ApiResponse, Text
 from conformance.exchange.answer_checks import CheckContext, answer_check
 
-__all__ = ["ValidBodies", "matches_schema"]
+__all__ = ["TIMESTAMP_REQUIREMENT", "ValidBodies", "matches_schema"]
 
 _SHOWN = 8  # violations a message lists
+# §0 Conventions: "Every timestamp is an ISO 8601 string in UTC" (common.json's Timestamp)
+TIMESTAMP_REQUIREMENT = "COMMON-TIMESTAMP-UTC"
+_NOT_A_TIMESTAMP = "is not a valid Timestamp"
 
 
 class ValidBodies:
@@ -57,21 +60,29 @@ def matches_schema(answer: ApiResponse, context: CheckContext) -> None:
             )
         instances = items
     registry = context.client.registry
-    problems = []
+    problems, fields = [], []
     for index, instance in enumerate(instances):
         for violation in registry.violations(ref.name, instance):
             where = format_path((index, *violation.location)) if ref.is_list else violation.path
             problems.append(f"{where}: {violation.message}")
+            fields.append(violation.path if _NOT_A_TIMESTAMP in violation.message else None)
     if not problems:
         context.client.valid_bodies.add(seen)
         return
     shown = "; ".join(problems[:_SHOWN]) + (" ..." if len(problems) > _SHOWN else "")
-    raise ConformanceFailure(
+    failure = ConformanceFailure(
         registry.clause(ref.name) or ref.clause,
         f"the {answer.status} response of {answer.method} {ref.endpoint} must "
         f"match schema '{ref.name}' ({len(problems)} violation(s): {shown})",
         exchange=answer.exchange,
     )
+    if all(fields):  # only timestamps that are not UTC: §0's rule, whatever the resource
+        failure.charged_to = TIMESTAMP_REQUIREMENT
+        named = ", ".join(sorted({str(f).rsplit(".", 1)[-1] for f in fields}))
+        failure.cause = (
+            f"{answer.method} {ref.endpoint} answers {named} as timestamps that are not UTC"
+        )
+    raise failure
 
 
 def _must_not_be_empty(answer: ApiResponse) -> None:

@@ -34,6 +34,14 @@ from conformance.ground import stop_signal
 from conformance.ground.redaction import write_text
 from conformance.reporting import run_plan
 from conformance.reporting.allure_overview import write_overview
+from conformance.reporting.causes import (
+    BLOCKED_PROPERTY,
+    CAUSE_PROPERTY,
+    Cause,
+    blocked_reason,
+    cause_lines,
+    summarize,
+)
 from conformance.reporting.skip_reasons import group_skips, untested
 from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import WAIVED_PROPERTY
@@ -93,6 +101,7 @@ class _TestResult:
     requests: int = 0
     advisories: list[str] = field(default_factory=list)
     waived: str | None = None
+    cause: Cause | None = None  # the defect charged by an answer check (reporting/causes.py)
 
 
 def failure_message(report: pytest.TestReport) -> str:
@@ -203,6 +212,12 @@ class SummaryReporter:
             self.stop_target_down(reason)
         for reason in _property(report, WAIVED_PROPERTY):
             result.waived = reason
+        for text in _property(report, CAUSE_PROPERTY):
+            result.cause = Cause.from_property(text)
+        for text in _property(report, BLOCKED_PROPERTY):
+            result.cause = Cause.from_property(text)
+            result.outcome, result.message = "blocked", blocked_reason(result.cause)
+            return
         if report.when == "call":
             if result.waived and report.skipped:
                 result.outcome, result.message = "waived", result.waived
@@ -234,7 +249,12 @@ class SummaryReporter:
         self._forget_hard_stop()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """The comparison with ``--baseline``, at the end of the console's output."""
+        """The causes, one line each, then the comparison with ``--baseline``."""
+        found = (self.final or {}).get("causes")
+        if found:
+            terminalreporter.write_sep("-", f"causes ({len(found)}): what to fix first")
+            for line in cause_lines(found):
+                terminalreporter.write_line(line)
         view = (self.final or {}).get("baseline")
         if view:
             from conformance.reporting.baseline import console_lines
@@ -265,9 +285,10 @@ class SummaryReporter:
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
         for result in results:
             outcome = result.outcome or ""
-            totals[outcome] += 1
+            totals[outcome] = totals.get(outcome, 0) + 1  # "blocked" only when a test was
             if outcome != "waived":
-                parts[result.part or ""][outcome] += 1
+                row = parts[result.part or ""]
+                row[outcome] = row.get(outcome, 0) + 1
         waivers = self._waivers()
         ran_parts = sorted({r.part for r in results if r.part})
         not_run = max(0, (self.expected_tests or 0) - len(results))
@@ -296,6 +317,7 @@ class SummaryReporter:
             "skips": listed["skips"],
             "untested": untested(statuses, self.catalogue, ran_parts),
             "waived": listed["waived"],
+            "causes": summarize(results),
         }
         self._add_views(summary, results, waivers, placeholder=placeholder)
         return summary
@@ -314,8 +336,8 @@ class SummaryReporter:
             return "incomplete", (
                 self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
             )
-        if totals["failed"] or totals["errors"]:
-            return "failed", None
+        if totals["failed"] or totals["errors"] or totals.get("blocked"):
+            return "failed", None  # a blocked test's cause failed
         if waivers is not None and waivers.expired:
             return "failed", "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
         if not (totals["passed"] or totals["waived"]):
@@ -360,6 +382,8 @@ class SummaryReporter:
         for result in results:
             for rid in result.requirements:
                 seen.setdefault(rid, set()).add(result.outcome or "")
+            if result.cause is not None and result.cause.requirement:  # charged once, here
+                seen.setdefault(result.cause.requirement, set()).add("failed")
         statuses = []
         for requirement in self.catalogue:
             outcomes = seen.get(requirement.id, set())

@@ -13,13 +13,14 @@ from typing import Any
 import allure
 import pytest
 
-from conformance.contract.markers import REQUESTS_PROPERTY, item_part
+from conformance.contract.markers import REQUESTS_PROPERTY, REQUIREMENTS_PROPERTY, item_part
 from conformance.contract.requirements import default_catalogue
 from conformance.exchange.evidence import Exchange
 from conformance.exchange.run_state import ExchangeState
 from conformance.exchange.target_health import count_throttling
 from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
+from conformance.reporting import causes
 from conformance.reporting.exchange_evidence import record as record_exchanges
 from conformance.reporting.exchange_evidence import start as start_evidence
 from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, run_outcome_of
@@ -78,6 +79,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     exchanges = state.log.take() if call.when == "call" or report.failed else []
     if report.failed and not exchanges and call.excinfo is not None:
         _count_a_remembered_throttle(call.excinfo.value, state.exchange)
+    if call.when in ("setup", "call"):  # a defect met on the way blocks, charged once
+        own = [
+            r
+            for k, v in item.user_properties
+            if k == REQUIREMENTS_PROPERTY
+            for r in str(v).split(",")
+        ]
+        causes.charge(report, own, call.excinfo.value if call.excinfo else None)
     down = state.exchange.health.down
     if down is not None:
         report.user_properties.append((TARGET_DOWN_PROPERTY, down))
