@@ -147,6 +147,7 @@ class SummaryReporter:
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
         self.usage_error: str | None = None
         self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
+        self.hints: list[str] = []  # platform-mode hints: summary.md's notes, and the console
         self._forget_hard_stop: Any = lambda: None
         self.outcome = outcome
         if outcome is not None:  # the session's reporter: the command asks it the last word
@@ -250,6 +251,8 @@ class SummaryReporter:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The causes, one line each, then the comparison with ``--baseline``."""
+        for hint in self.hints:
+            terminalreporter.write_line(f"conformance: hint: {hint}")
         found = (self.final or {}).get("causes")
         if found:
             terminalreporter.write_sep("-", f"causes ({len(found)}): what to fix first")
@@ -358,7 +361,8 @@ class SummaryReporter:
         if not placeholder:
             from conformance.reporting.mismatch_hints import mismatch_hints
 
-            summary["notes"] += mismatch_hints(summary, self.catalogue)
+            self.hints = mismatch_hints(summary, self.catalogue)
+            summary["notes"] += self.hints  # and on the console (pytest_terminal_summary)
         if self.baseline is not None and not placeholder:
             from conformance.reporting.baseline import compare
 

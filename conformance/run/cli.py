@@ -34,6 +34,7 @@ from conformance.ground.exit_codes import (
 # (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
 from conformance.run import client_check, embedded, run_outcome, warm_workers
 from conformance.run.bytecode import use_private_bytecode_cache
+from conformance.run.misspelt_flags import SuggestingParser
 from conformance.run.process_end import end_process
 from conformance.run.session_arguments import passed_through, session_arguments
 
@@ -68,7 +69,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="write every exchange, redacted, to REPORT_DIR/evidence/",
     )
     for setting in opt.SETTINGS:
-        metavar = opt.METAVARS.get(setting.kind) or setting.key.upper()
+        metavar = opt.metavar_of(setting)
         run.add_argument(
             setting.flag, dest=setting.dest, default=None, metavar=metavar, help=setting.help
         )
@@ -112,11 +113,12 @@ def join_dash_values(argv: Sequence[str]) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(  # a misspelt flag gets "did you mean"
         prog="conformance",
         description="Conformance kit for the Global Payments Service Interface.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    # the top parser reports unknown flags (with a suggestion); subcommands stay plain
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=argparse.ArgumentParser)
     _run_parser(sub)
     serve = sub.add_parser(
         "serve",
