@@ -49,6 +49,7 @@ from conformance.ground.secrets import (
 from conformance.reporting import run_plan
 from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, run_outcome_of
 from conformance.run import embedded, report_writers, warm_workers, webhook_sink
+from conformance.run.early_stop import stop_run
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
 from conformance.run.scheduling import order_items
@@ -195,7 +196,7 @@ def _stop_at_preflight(summary: SummaryReporter, problem: str, elapsed_s: float)
     summary.stop_target_down(f"preflight ({elapsed_s:.1f} s): {problem}")
     summary.write(summary.build())
     summary.record_outcome()
-    pytest.exit(f"conformance: could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
+    stop_run(f"could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
 
 
 def _start_workers_warm(config: pytest.Config) -> None:

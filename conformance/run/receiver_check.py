@@ -32,6 +32,7 @@ from conformance.ground import redaction, stop_signal
 from conformance.ground.exit_codes import EXIT_NOT_RUN
 from conformance.ground.profile import TargetProfile
 from conformance.reporting.summaries import SummaryReporter, run_outcome_of
+from conformance.run.early_stop import stop_run
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.webhooks.delivering.deliveries import signed
 from conformance.webhooks.delivering.event_bodies import make_test_event
@@ -132,7 +133,7 @@ def _reach(profile: ReceiverProfile, summary: SummaryReporter) -> None:
         summary.stop_target_down(f"preflight: {problem}")
         summary.write(summary.build())
         summary.record_outcome()
-        pytest.exit(f"conformance: could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
+        stop_run(f"could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
     finally:
         client.close()
 
