@@ -3,6 +3,7 @@ requirement fails the test that is about it and blocks the others, once per caus
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
@@ -10,9 +11,11 @@ from conformance.reporting.causes import (
     BLOCKED_PROPERTY,
     CAUSE_PROPERTY,
     Cause,
+    blocked_reason,
     cause_lines,
     charge,
     charged_failure,
+    show_blocked_as_broken,
     summarize,
 )
 
@@ -79,3 +82,16 @@ def test_the_same_defect_met_at_other_instants_is_one_cause():
     assert causes[0]["failed"] == ["a"] and causes[0]["requirement"] == TIMESTAMPS
     assert causes[1]["clause"] == "§5 Authentication" and causes[1]["requirement"] == "AUTH"
     assert len(cause_lines(causes)) == 2
+
+
+def test_allure_shows_a_blocked_test_as_broken_and_links_its_cause(tmp_path):
+    reason = blocked_reason(Cause("§2 PlatformConfig", TIMESTAMPS, "createdAt is not UTC"))
+    blocked = {"status": "skipped", "statusDetails": {"trace": repr(("t.py", 3, reason))}}
+    skipped = {"status": "skipped", "statusDetails": {"message": "needs the adapter"}}
+    (tmp_path / "a-result.json").write_text(json.dumps(blocked))
+    (tmp_path / "b-result.json").write_text(json.dumps(skipped))
+    assert show_blocked_as_broken(tmp_path) == 1
+    shown = json.loads((tmp_path / "a-result.json").read_text())
+    assert shown["status"] == "broken" and shown["statusDetails"]["message"] == reason
+    assert shown["links"][0]["name"] == f"cause: {TIMESTAMPS}"
+    assert json.loads((tmp_path / "b-result.json").read_text())["status"] == "skipped"

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "cause_lines",
     "charge",
     "charged_failure",
+    "show_blocked_as_broken",
     "summarize",
 ]
 
@@ -132,3 +134,29 @@ def charge(report: Any, requirements: Sequence[str], failure: BaseException | No
     path, lineno, _ = report.location
     report.outcome = "skipped"
     report.longrepr = (str(path), (lineno or 0) + 1, blocked_reason(cause))
+
+
+_BLOCKED_TRACE = re.compile(r"'(blocked: .*?\(charged to ([A-Z0-9-]+);.*?)'\)\s*$", re.S)
+
+
+def show_blocked_as_broken(allure_dir: Path) -> int:
+    """Allure shows a blocked test as broken (not skipped), its cause as the message and a
+    link to it; how many results were rewritten. allure-pytest wrote them as skipped, with
+    the skip's reason in the trace."""
+    rewritten = 0
+    for path in allure_dir.glob("*-result.json"):
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        details = result.get("statusDetails") or {}
+        found = _BLOCKED_TRACE.search(str(details.get("trace", "")))
+        if result.get("status") != "skipped" or found is None:
+            continue
+        result["status"] = "broken"
+        result["statusDetails"] = {"message": found.group(1)}
+        link = {"type": "link", "name": f"cause: {found.group(2)}", "url": "summary.md#causes"}
+        result["links"] = [*result.get("links", []), link]
+        path.write_text(json.dumps(result), encoding="utf-8")
+        rewritten += 1
+    return rewritten

@@ -40,6 +40,7 @@ from conformance.reporting.causes import (
     Cause,
     blocked_reason,
     cause_lines,
+    show_blocked_as_broken,
     summarize,
 )
 from conformance.reporting.skip_reasons import group_skips, untested
@@ -279,6 +280,8 @@ class SummaryReporter:
         allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
         if allure_dir:  # the Allure overview says what summary.json says
             write_overview(Path(allure_dir), summary)
+            if summary.get("causes"):
+                show_blocked_as_broken(Path(allure_dir))
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
