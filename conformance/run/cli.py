@@ -193,7 +193,10 @@ def pytest_arguments(ns: argparse.Namespace, report_dir: Path | None = None) -> 
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
             args.append(f"{setting.flag}={value}")
-    return args + passed_through(ns.pytest_args)
+    extra = passed_through(ns.pytest_args)
+    if not any(arg.startswith(("-v", "--verbose", "--tb")) for arg in extra):
+        args.append("--tb=line")  # tracebacks and exchanges are in the reports; -v shows them
+    return args + extra
 
 
 class _RunOptions:

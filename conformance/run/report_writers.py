@@ -95,7 +95,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
         _attach_exchanges(exchanges)
-        if report.failed and exchanges:
+        if report.failed and exchanges and item.config.get_verbosity() > 0:
+            # the console shows them with -v; the evidence and Allure always hold them
             shown = exchanges[-5:]
             text = "\n\n".join(e.to_text() for e in shown)
             report.sections.append(
