@@ -195,7 +195,7 @@ def pytest_arguments(ns: argparse.Namespace, report_dir: Path | None = None) -> 
             args.append(f"{setting.flag}={value}")
     extra = passed_through(ns.pytest_args)
     if not any(arg.startswith(("-v", "--verbose", "--tb")) for arg in extra):
-        args.append("--tb=line")  # tracebacks and exchanges are in the reports; -v shows them
+        args.append("--tb=no")  # tracebacks and exchanges are in the reports; -v shows them
     return args + extra
 
 
