@@ -25,5 +25,5 @@ def client_answering(handler: Callable[[httpx.Request], httpx.Response]) -> Targ
         registry=default_registry(),
         log=ExchangeLog(),
         redactor=Redactor((SECRET,)),
-        http=httpx.Client(transport=httpx.MockTransport(handler)),
+        network=httpx.MockTransport(handler),
     )

@@ -11,17 +11,19 @@ import pytest
 from conformance.exchange import rate_limit
 from conformance.exchange.deadline import deadline
 from conformance.exchange.rate_limit import (
-    THROTTLE,
+    Throttle,
     TokenBucket,
     retry_after_seconds,
     send_throttled,
 )
 
+THROTTLE = Throttle()  # these tests' throttle (a run's is on its session's state)
+
 
 @pytest.fixture(autouse=True)
 def _reset():
     yield
-    rate_limit.configure(None)
+    rate_limit.configure(THROTTLE, None)
     THROTTLE.waits, THROTTLE.waited_s, THROTTLE.retries = 0, 0.0, 0
 
 
@@ -47,22 +49,22 @@ def test_the_bucket_spaces_requests() -> None:
 
 
 def test_a_429_with_retry_after_is_waited_out_and_sent_again() -> None:
-    rate_limit.configure(100.0, workers=1)
+    rate_limit.configure(THROTTLE, 100.0, workers=1)
     seen: list[float] = []
     client = _client([httpx.Response(429, headers={"Retry-After": "1"}), httpx.Response(200)], seen)
     with deadline(5.0):
-        response = send_throttled(client, client.build_request("GET", "http://t/x"))
+        response = send_throttled(client, client.build_request("GET", "http://t/x"), THROTTLE)
     assert response.status_code == 200 and len(seen) == 2
     assert seen[1] - seen[0] >= 0.95 and THROTTLE.retries == 1
 
 
 def test_a_wait_beyond_the_deadline_is_not_made() -> None:
-    rate_limit.configure(100.0, workers=1)
+    rate_limit.configure(THROTTLE, 100.0, workers=1)
     seen: list[float] = []
     client = _client([httpx.Response(429, headers={"Retry-After": "86400"})], seen)
     started = time.monotonic()
     with deadline(2.0):
-        response = send_throttled(client, client.build_request("POST", "http://t/quotes"))
+        response = send_throttled(client, client.build_request("POST", "http://t/quotes"), THROTTLE)
     assert response.status_code == 429 and len(seen) == 1
     assert time.monotonic() - started < 0.5
 
@@ -71,18 +73,24 @@ def test_without_rate_limit_a_429_is_the_answer() -> None:
     seen: list[float] = []
     client = _client([httpx.Response(503, headers={"Retry-After": "0"}), httpx.Response(200)], seen)
     with deadline(2.0):
-        assert send_throttled(client, client.build_request("GET", "http://t/x")).status_code == 503
+        assert (
+            send_throttled(client, client.build_request("GET", "http://t/x"), THROTTLE).status_code
+            == 503
+        )
 
 
 def test_retries_are_bounded() -> None:
-    rate_limit.configure(100.0, workers=1)
+    rate_limit.configure(THROTTLE, 100.0, workers=1)
     seen: list[float] = []
     client = _client([httpx.Response(503, headers={"Retry-After": "0"})], seen)
     with deadline(5.0):
-        assert send_throttled(client, client.build_request("GET", "http://t/x")).status_code == 503
+        assert (
+            send_throttled(client, client.build_request("GET", "http://t/x"), THROTTLE).status_code
+            == 503
+        )
     assert len(seen) == rate_limit.MAX_RETRIES + 1
 
 
 def test_workers_share_the_rate() -> None:
-    rate_limit.configure(10.0, workers=2)
+    rate_limit.configure(THROTTLE, 10.0, workers=2)
     assert THROTTLE.bucket is not None and THROTTLE.bucket.rate == 5.0

@@ -50,6 +50,11 @@ class ConformanceFailure(AssertionError):
         self.observed = None if observed is _MISSING else observed
         self.hint = hint
         self.exchange = exchange
+        # the requirement of the answer the failure was met on, when a check of every answer
+        # (``exchange/answer_checks.py``) found it, and that check's name
+        self.charged_to: str | None = None
+        self.check: str | None = None
+        self.cause: str | None = None  # one sentence, the same for every test that meets it
         message = f"{clause}: {statement}"
         if expected is not _MISSING:
             message += f"; expected {shorten(expected)}"

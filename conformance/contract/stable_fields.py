@@ -28,7 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from conformance.contract import clauses
+from conformance.contract import clauses, transitions
+from conformance.contract.transitions import Transitions
 
 __all__ = [
     "CURRENCY_CLAUSE",
@@ -131,10 +132,10 @@ class Link:
     why: str
 
 
-def _moves(path: str, clause: str, states: str, **after: tuple[str, ...]) -> Moves:
-    """``path`` takes the space-separated ``states``; ``after`` as :class:`Moves` says."""
-    exits = MappingProxyType({state: frozenset(nexts) for state, nexts in after.items()})
-    return Moves(path, clause, frozenset(states.split()), exits)
+def _moves(path: str, machine: Transitions) -> Moves:
+    """``path`` takes the states of ``machine``; a state whose exits §3 shows binds where a
+    later statement may be (:class:`Moves`)."""
+    return Moves(path, machine.clause, frozenset(machine.states), machine.bound_exits())
 
 
 _QUOTE_FIXES = "a quote fixes amounts, fees and the exchange rate for its life (§1, §4 rule 4)"
@@ -165,18 +166,7 @@ TRANSACTION = Rules(
         *_fixed(clauses.TRANSACTION, _SAME, "type", "direction", "customerId", *_ENDS),
         *_fixed(clauses.TRANSACTION, _CREATED, "createdAt"),
     ),
-    moves=(
-        _moves(
-            "status",
-            clauses.QUOTE_AND_TRANSACTION_STATES,
-            "PENDING PROCESSING COMPLETED FAILED EXPIRED",
-            PENDING=("PROCESSING", "COMPLETED", "FAILED", "EXPIRED"),
-            PROCESSING=("COMPLETED", "FAILED"),
-            COMPLETED=(),
-            FAILED=(),
-            EXPIRED=(),
-        ),
-    ),
+    moves=(_moves("status", transitions.TRANSACTION),),
 )
 
 QUOTE = Rules(
@@ -214,32 +204,11 @@ QUOTE = Rules(
             "a quote lives up to 15 minutes, depending on payment type and corridor",
         ),
     ),
-    moves=(
-        # an EXPIRED quote is replaced by a new one (§3); the status after the last
-        # authorization is not shown (a just-in-time quote may read PENDING again), and
-        # with it where any other state may lead
-        _moves(
-            "status",
-            clauses.QUOTE_AND_TRANSACTION_STATES,
-            "PENDING PROCESSING COMPLETED PENDING_AUTHORIZATION EXPIRED",
-            EXPIRED=(),
-        ),
-    ),
+    moves=(_moves("status", transitions.QUOTE),),
 )
 
-# APPROVED and REJECTED are final; into and out of HOLD is not shown, so nothing else binds
-_VERIFICATION_STATES = "UNVERIFIED PENDING APPROVED REJECTED HOLD"
 CUSTOMER = Rules(
-    moves=tuple(
-        _moves(
-            path,
-            clauses.CUSTOMER_VERIFICATION_STATES,
-            _VERIFICATION_STATES,
-            APPROVED=(),
-            REJECTED=(),
-        )
-        for path in ("kycStatus", "kybStatus")
-    ),
+    moves=tuple(_moves(path, transitions.VERIFICATION) for path in ("kycStatus", "kybStatus")),
     kept=(
         Kept(
             "agreementConsents",
@@ -257,35 +226,14 @@ INTERNAL_ACCOUNT = Rules(
         *_fixed(clauses.INTERNAL_ACCOUNT, _SAME, "type", "currency", "customerId"),
         *_fixed(clauses.INTERNAL_ACCOUNT, _CREATED, "createdAt"),
     ),
-    # §3 lists no exit from CLOSED or FROZEN; FAILED "needs remediation", which leads
-    # somewhere not shown
-    moves=(
-        _moves(
-            "status",
-            clauses.INTERNAL_ACCOUNT_STATES,
-            "PENDING ACTIVE CLOSED FROZEN FAILED",
-            PENDING=("ACTIVE", "FAILED", "CLOSED", "FROZEN"),
-            ACTIVE=("CLOSED", "FROZEN"),
-            CLOSED=(),
-            FROZEN=(),
-        ),
-    ),
+    moves=(_moves("status", transitions.INTERNAL_ACCOUNT),),
 )
 
 EXTERNAL_ACCOUNT = Rules(
     fixed=_fixed(
         clauses.EXTERNAL_ACCOUNT, _SAME, "customerId", "currency", "accountInfo.accountType"
     ),
-    # a failed attempt leaves UNVERIFIED; whether another attempt may follow is not shown
-    moves=(
-        _moves(
-            "status",
-            clauses.EXTERNAL_ACCOUNT_STATES,
-            "ACTIVE PENDING_OWNERSHIP_VERIFICATION UNVERIFIED",
-            PENDING_OWNERSHIP_VERIFICATION=("ACTIVE", "UNVERIFIED"),
-            ACTIVE=(),
-        ),
-    ),
+    moves=(_moves("status", transitions.EXTERNAL_ACCOUNT),),
 )
 
 RULES: Mapping[str, Rules] = MappingProxyType(

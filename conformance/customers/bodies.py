@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import strategies as st
@@ -336,20 +337,40 @@ def invalid_customers(
     kind = draw(st.sampled_from(["INDIVIDUAL", "BUSINESS"]))
     base = draw(valid_individuals() if kind == "INDIVIDUAL" else valid_businesses())
     body = copy.deepcopy(base)
-    shared = ["region", "addressCountry"]
-    by_kind = (
-        ["birthDate", "nationality"]
-        if kind == "INDIVIDUAL"
-        else [
-            "businessInfoMissing",
-            "businessInfoField",
-            "businessCountry",
-            "incorporatedOn",
-            "taxId",
-        ]
-    )
-    breakers = ["customerType", *shared, *by_kind]
-    if end_user_terms is not None:
+    broken: dict[FieldPath, str] = {}
+    both = False
+    for breaker in _chosen_breakers(draw, kind, with_consents=end_user_terms is not None):
+        if breaker == "bothConsents" and end_user_terms is not None:
+            agreement_type, version = end_user_terms
+            body["endUserTermsConsent"] = consent_entry(None, version)
+            body["agreementConsents"] = [consent_entry(agreement_type, version)]
+            both = True
+        elif breaker in _CUSTOMER_BREAKERS:
+            _CUSTOMER_BREAKERS[breaker](draw, body, broken)
+        else:
+            _break_business_info(draw, breaker, body.get("businessInfo"), broken)
+    if not broken and not both:  # every chosen breaker was inapplicable: break the type
+        del body["customerType"]
+        broken[("customerType",)] = "customerType is required"
+    rules = tuple(broken.values()) + (("not both consent forms at once",) if both else ())
+    return InvalidCustomer(body, tuple(broken), rules, both)
+
+
+_INDIVIDUAL_BREAKERS = ("birthDate", "nationality")
+_BUSINESS_BREAKERS = (
+    "businessInfoMissing",
+    "businessInfoField",
+    "businessCountry",
+    "incorporatedOn",
+    "taxId",
+)
+
+
+def _chosen_breakers(draw: st.DrawFn, kind: str, *, with_consents: bool) -> list[str]:
+    """One to four rules to break that can be broken together in a body of ``kind``."""
+    by_kind = _INDIVIDUAL_BREAKERS if kind == "INDIVIDUAL" else _BUSINESS_BREAKERS
+    breakers = ["customerType", "region", "addressCountry", *by_kind]
+    if with_consents:
         breakers.append("bothConsents")
     chosen = draw(st.lists(st.sampled_from(breakers), min_size=1, max_size=4, unique=True))
     if "customerType" in chosen:  # the type decides which other rules apply: keep shared ones
@@ -358,58 +379,75 @@ def invalid_customers(
         chosen = [b for b in chosen if b not in by_kind or b == "businessInfoMissing"]
     if "businessCountry" in chosen or "businessInfoField" in chosen:
         chosen = [b for b in chosen if b != "taxId"]  # the tax id is judged against the country
-    broken: dict[FieldPath, str] = {}
-    both = False
-    info = body.get("businessInfo")
-    for breaker in chosen:
-        if breaker == "customerType":
-            value = draw(st.sampled_from([None, *_BAD_TYPES]))
-            if value is None:
-                del body["customerType"]
-            else:
-                body["customerType"] = value
-            broken[("customerType",)] = "customerType is required, INDIVIDUAL or BUSINESS"
-        elif breaker == "region":
-            body["region"] = draw(st.sampled_from(_BAD_COUNTRIES))
-            broken[("region",)] = "region is a country code"
-        elif breaker == "addressCountry":
-            body["address"] = {**(body.get("address") or draw(_addresses()))}
-            body["address"]["country"] = draw(st.sampled_from(_BAD_COUNTRIES))
-            broken[("address", "country")] = "address.country is a country code"
-        elif breaker == "birthDate":
-            body["birthDate"] = draw(st.sampled_from(_BAD_DATES))
-            broken[("birthDate",)] = "birthDate is a YYYY-MM-DD date"
-        elif breaker == "nationality":
-            body["nationality"] = draw(st.sampled_from(_BAD_COUNTRIES))
-            broken[("nationality",)] = "nationality is a country code"
-        elif breaker == "businessInfoMissing":
-            body.pop("businessInfo", None)
-            broken[("businessInfo",)] = "BUSINESS requires businessInfo"
-        elif breaker == "businessInfoField" and isinstance(info, dict):
-            name = draw(st.sampled_from(_BUSINESS_REQUIRED))
-            info.pop(name, None)
-            broken[("businessInfo", name)] = f"businessInfo.{name} is required"
-        elif breaker == "businessCountry" and isinstance(info, dict):
-            if "country" in info:
-                info["country"] = draw(st.sampled_from(_BAD_ALPHA2))
-                broken[("businessInfo", "country")] = "businessInfo.country is ISO 3166-1 alpha-2"
-        elif breaker == "incorporatedOn" and isinstance(info, dict):
-            if "incorporatedOn" in info:
-                info["incorporatedOn"] = draw(st.sampled_from(_BAD_DATES))
-                broken[("businessInfo", "incorporatedOn")] = "incorporatedOn is a YYYY-MM-DD date"
-        elif breaker == "taxId" and isinstance(info, dict):
-            if "taxId" in info and info.get("country") == "US":
-                info["taxId"] = draw(st.sampled_from(_BAD_EINS))
-                broken[("businessInfo", "taxId")] = (
-                    "taxId is validated against the country (US EIN)"
-                )
-        elif breaker == "bothConsents" and end_user_terms is not None:
-            agreement_type, version = end_user_terms
-            body["endUserTermsConsent"] = consent_entry(None, version)
-            body["agreementConsents"] = [consent_entry(agreement_type, version)]
-            both = True
-    if not broken and not both:  # every chosen breaker was inapplicable: break the type
+    return chosen
+
+
+Breaker = Callable[[st.DrawFn, dict[str, Any], dict[FieldPath, str]], None]
+
+
+def _break_type(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    value = draw(st.sampled_from([None, *_BAD_TYPES]))
+    if value is None:
         del body["customerType"]
-        broken[("customerType",)] = "customerType is required"
-    rules = tuple(broken.values()) + (("not both consent forms at once",) if both else ())
-    return InvalidCustomer(body, tuple(broken), rules, both)
+    else:
+        body["customerType"] = value
+    broken[("customerType",)] = "customerType is required, INDIVIDUAL or BUSINESS"
+
+
+def _break_region(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    body["region"] = draw(st.sampled_from(_BAD_COUNTRIES))
+    broken[("region",)] = "region is a country code"
+
+
+def _break_address(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    body["address"] = {**(body.get("address") or draw(_addresses()))}
+    body["address"]["country"] = draw(st.sampled_from(_BAD_COUNTRIES))
+    broken[("address", "country")] = "address.country is a country code"
+
+
+def _break_birth(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    body["birthDate"] = draw(st.sampled_from(_BAD_DATES))
+    broken[("birthDate",)] = "birthDate is a YYYY-MM-DD date"
+
+
+def _break_nation(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    body["nationality"] = draw(st.sampled_from(_BAD_COUNTRIES))
+    broken[("nationality",)] = "nationality is a country code"
+
+
+def _drop_info(draw: st.DrawFn, body: dict[str, Any], broken: dict[FieldPath, str]) -> None:
+    body.pop("businessInfo", None)
+    broken[("businessInfo",)] = "BUSINESS requires businessInfo"
+
+
+_CUSTOMER_BREAKERS: Mapping[str, Breaker] = MappingProxyType(
+    {
+        "customerType": _break_type,
+        "region": _break_region,
+        "addressCountry": _break_address,
+        "birthDate": _break_birth,
+        "nationality": _break_nation,
+        "businessInfoMissing": _drop_info,
+    }
+)
+
+
+def _break_business_info(
+    draw: st.DrawFn, breaker: str, info: object, broken: dict[FieldPath, str]
+) -> None:
+    """Break one rule of ``businessInfo`` (when it is there to break)."""
+    if not isinstance(info, dict):
+        return
+    if breaker == "businessInfoField":
+        name = draw(st.sampled_from(_BUSINESS_REQUIRED))
+        info.pop(name, None)
+        broken[("businessInfo", name)] = f"businessInfo.{name} is required"
+    elif breaker == "businessCountry" and "country" in info:
+        info["country"] = draw(st.sampled_from(_BAD_ALPHA2))
+        broken[("businessInfo", "country")] = "businessInfo.country is ISO 3166-1 alpha-2"
+    elif breaker == "incorporatedOn" and "incorporatedOn" in info:
+        info["incorporatedOn"] = draw(st.sampled_from(_BAD_DATES))
+        broken[("businessInfo", "incorporatedOn")] = "incorporatedOn is a YYYY-MM-DD date"
+    elif breaker == "taxId" and "taxId" in info and info.get("country") == "US":
+        info["taxId"] = draw(st.sampled_from(_BAD_EINS))
+        broken[("businessInfo", "taxId")] = "taxId is validated against the country (US EIN)"

@@ -1,176 +1,78 @@
 """The one client every test uses to reach the target.
 
-It authenticates (HTTP Basic by default), applies the profile's timeout and a response size
-cap, decodes JSON with a clear failure on anything else, validates each response against its
-endpoint's schema, and records redacted evidence with a curl line for every exchange.
+A request goes down a stack of transports, each with one concern, as httpx layers its own
+(top first): target health (``target_health.py``: a target that stopped answering is sent
+nothing more), the throttle's turn (``rate_limit.py``), the request's total deadline
+(``deadline.py``), ``Retry-After`` resends (``rate_limit.py``), the capped read
+(``capped_read.py``) and the network (``deadline.py``). The client authenticates (HTTP
+Basic by default), records redacted evidence with a curl line for every exchange, and runs
+the registered answer checks (``answer_checks.py``: decoding, the schema, the ledger) on
+every answer it is asked to validate.
 """
 
 from __future__ import annotations
 
-import base64
+import copy
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property, partial
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 import httpx
 
-from conformance.contract import endpoint_schemas as contract
-from conformance.contract.failures import ConformanceFailure, shorten
-from conformance.contract.schemas import SchemaRegistry, default_registry, format_path
-from conformance.exchange.deadline import deadline, deadline_transport
-from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
-from conformance.exchange.evidence import Exchange, Redactor, build_curl
-from conformance.exchange.inflate import decoded_chunks
-from conformance.exchange.ledger_answers import record_answer
-from conformance.exchange.oversized_head import (
-    HEAD_LIMIT_BYTES,
-    describe_head_too_large,
-    head_too_large,
+from conformance.contract.schemas import SchemaRegistry, default_registry
+from conformance.exchange import ledger_answers, schema_check  # noqa: F401 - they register checks
+from conformance.exchange import unanswered as no_answer
+from conformance.exchange.answer import ApiResponse
+from conformance.exchange.answer_checks import CheckContext, registered, run_answer_checks
+from conformance.exchange.authorization import (
+    DEFAULT_AUTH,
+    NO_BODY,
+    Auth,
+    RawAuthorization,
+    _Default,
+    basic_header,
 )
-from conformance.exchange.rate_limit import THROTTLE, send_throttled
-from conformance.exchange.target_health import TARGET_HEALTH, TargetHealth, count_throttling
+from conformance.exchange.capped_read import MAX_RESPONSE_BYTES, CappedReadTransport, TooLarge
+from conformance.exchange.deadline import SENT_AT, DeadlineTransport, NetworkTransport
+from conformance.exchange.evidence import Exchange, ExchangeLog, Redactor, build_curl
+from conformance.exchange.oversized_head import head_too_large
+from conformance.exchange.rate_limit import RetryAfterTransport, Throttle, ThrottleTransport
+from conformance.exchange.run_state import ExchangeState
+from conformance.exchange.schema_check import ValidBodies
+from conformance.exchange.target_health import WHAT, HealthTransport, TargetHealth, TargetStopped
+from conformance.exchange.unanswered import describe
 from conformance.ground.profile import Credentials, TargetProfile
 
 __all__ = [
-    "TARGET_HEALTH",
+    "MAX_RESPONSE_BYTES",
     "ApiResponse",
     "ExchangeLog",
+    "ExchangeState",
     "RawAuthorization",
     "TargetClient",
     "TargetHealth",
     "basic_header",
+    "layered_transport",
 ]
 
-MAX_RESPONSE_BYTES = 10 * 1024 * 1024
-JSON_CLAUSE = "Conventions"
-JSON_REQUIREMENT = "COMMON-JSON-BODIES"
+
+def layered_transport(
+    network: httpx.BaseTransport,
+    *,
+    timeout: float,
+    max_bytes: int,
+    health: TargetHealth,
+    throttle: Throttle,
+) -> httpx.BaseTransport:
+    """The client's stack over ``network``: health, throttle, deadline, Retry-After, the
+    capped read (each layer calls the one below it)."""
+    capped = CappedReadTransport(network, max_bytes)
+    timed = DeadlineTransport(RetryAfterTransport(capped, throttle), timeout)
+    return HealthTransport(ThrottleTransport(timed, throttle), health, throttle)
 
 
-class _TooLarge(Exception):
-    """The answer's body went past the size cap; ``received`` bytes were read."""
-
-    def __init__(self, response: httpx.Response, received: int) -> None:
-        super().__init__(f"{received} bytes")
-        self.response = response
-        self.received = received
-
-
-class _Default:
-    """Marker: use the client's own credentials."""
-
-
-DEFAULT_AUTH = _Default()
-_NO_BODY: Any = object()
-
-
-@dataclass(frozen=True, slots=True)
-class RawAuthorization:
-    """An Authorization header sent exactly as given (for malformed-credential tests)."""
-
-    value: str
-
-
-Auth = Credentials | RawAuthorization | _Default | None
-
-
-def basic_header(client_id: str, secret: str) -> str:
-    """The HTTP Basic header value for a token id and secret."""
-    token = base64.b64encode(f"{client_id}:{secret}".encode()).decode("ascii")
-    return f"Basic {token}"
-
-
-class ExchangeLog:
-    """The exchanges of the test that is running; the plugin empties it between tests."""
-
-    def __init__(self) -> None:
-        self._items: list[Exchange] = []
-
-    def append(self, exchange: Exchange) -> None:
-        self._items.append(exchange)
-
-    def last(self) -> Exchange | None:
-        """The latest exchange of the running test, if any."""
-        return self._items[-1] if self._items else None
-
-    def take(self) -> list[Exchange]:
-        items, self._items = self._items, []
-        return items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-class ApiResponse:
-    """A response from the target with its evidence."""
-
-    def __init__(
-        self, method: str, path: str, status: int, headers: httpx.Headers, content: bytes,
-        exchange: Exchange,
-    ) -> None:  # fmt: skip
-        self.method = method
-        self.path = path
-        self.status = status
-        self.headers = headers
-        self.content = content
-        self.exchange = exchange
-
-    def __repr__(self) -> str:
-        return f"<ApiResponse {self.method} {self.path} {self.status}>"
-
-    @cached_property
-    def json(self) -> Any:
-        """The decoded JSON body; fails the test if the body is not JSON."""
-        __tracebackhide__ = True
-        try:
-            return decode_json(self.content)
-        except DuplicateMember as problem:
-            raise ConformanceFailure(
-                JSON_CLAUSE,
-                f"bodies are JSON ({JSON_REQUIREMENT}), and an object that names a member twice "
-                f"is ambiguous; the {self.status} response of {self.method} {self.path} repeats "
-                f"{problem.name!r} at {problem.where}",
-                expected=_Text(problem.expected),
-                observed=_Text(problem.received),
-                hint="send each member once: which of the values a client reads differs from "
-                "one JSON library to the next",
-                exchange=self.exchange,
-            ) from None
-        except DecodeProblem as problem:
-            raise ConformanceFailure(
-                JSON_CLAUSE,
-                f"bodies are JSON unless stated; the {self.status} response of "
-                f"{self.method} {self.path} cannot be read",
-                expected=_Text(problem.expected),
-                observed=_Text(problem.received),
-                hint=f"content-type was {self.headers.get('content-type')!r}",
-                exchange=self.exchange,
-            ) from None
-
-    @property
-    def is_json(self) -> bool:
-        """Whether the body is JSON (one that repeats a member is, but reading it with
-        :attr:`json` fails)."""
-        try:
-            decode_json(self.content)
-        except DuplicateMember:
-            return True
-        except DecodeProblem:
-            return False
-        return True
-
-    def field(self, *path: str | int) -> Any:
-        """A nested value of the JSON body, or None where the path does not exist."""
-        value: Any = self.json
-        for key in path:
-            if isinstance(key, int) and isinstance(value, list) and -len(value) <= key < len(value):
-                value = value[key]
-            elif isinstance(key, str) and isinstance(value, dict):
-                value = value.get(key)
-            else:
-                return None
-        return value
+# what the client records of a request before it is sent; the answer completes it
+_Recorder = Callable[..., Exchange]
 
 
 class TargetClient:
@@ -185,8 +87,9 @@ class TargetClient:
         registry: SchemaRegistry,
         log: ExchangeLog,
         redactor: Redactor,
-        http: httpx.Client | None = None,
+        network: httpx.BaseTransport | None = None,
         max_bytes: int = MAX_RESPONSE_BYTES,
+        state: ExchangeState | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.credentials = credentials
@@ -195,20 +98,34 @@ class TargetClient:
         self.log = log
         self.redactor = redactor
         self.max_bytes = max_bytes
-        self._http = http or httpx.Client(
-            timeout=httpx.Timeout(timeout),
-            follow_redirects=False,
-            transport=deadline_transport(),
+        self.valid_bodies = ValidBodies()
+        # the session's health, throttle and ledger; a client of its own outside a session
+        self.state = ExchangeState() if state is None else state
+        stack = layered_transport(
+            network or NetworkTransport(),
+            timeout=timeout,
+            max_bytes=max_bytes,
+            health=self.state.health,
+            throttle=self.state.throttle,
+        )
+        self._http = httpx.Client(
+            timeout=httpx.Timeout(timeout), follow_redirects=False, transport=stack
         )
 
     @classmethod
     def for_profile(
-        cls, profile: TargetProfile, log: ExchangeLog | None = None, *, timeout: float | None = None
+        cls,
+        profile: TargetProfile,
+        log: ExchangeLog | None = None,
+        *,
+        timeout: float | None = None,
+        state: ExchangeState | None = None,
     ) -> TargetClient:
         """The one way a profile becomes a client: its target, acting as its primary
         platform (without credentials when it has none), with the profile's deadline (or
         ``timeout``), scrubbing and the schema registry. ``log`` collects the exchanges a
-        test's evidence shows; the run's own plumbing (preflight, sink) gives none."""
+        test's evidence shows; the run's own plumbing (preflight, sink) gives none.
+        ``state`` is the session's (``run_state.py``)."""
         assert profile.base_url is not None
         return cls(
             base_url=profile.base_url,
@@ -217,20 +134,14 @@ class TargetClient:
             registry=default_registry(),
             log=ExchangeLog() if log is None else log,
             redactor=Redactor.for_profile(profile),
+            state=state,
         )
 
     def with_credentials(self, credentials: Credentials | None) -> TargetClient:
-        """The same client (and connection pool) acting with other credentials."""
-        return TargetClient(
-            base_url=self.base_url,
-            credentials=credentials,
-            timeout=self.timeout,
-            registry=self.registry,
-            log=self.log,
-            redactor=self.redactor,
-            http=self._http,
-            max_bytes=self.max_bytes,
-        )
+        """The same client (connection pool, log, layers) acting with other credentials."""
+        clone = copy.copy(self)
+        clone.credentials = credentials
+        return clone
 
     def close(self) -> None:
         self._http.close()
@@ -250,256 +161,136 @@ class TargetClient:
         return self.request("DELETE", path, **kwargs)
 
     def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: Any = _NO_BODY,
-        content: bytes | None = None,
-        params: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-        files: Any = None,
-        data: Mapping[str, Any] | None = None,
-        auth: Auth = DEFAULT_AUTH,
-        validate: bool = True,
-    ) -> ApiResponse:
+        self, method: str, path: str, *, auth: Auth = DEFAULT_AUTH, validate: bool = True,
+        **body: Any,
+    ) -> ApiResponse:  # fmt: skip
         """Send one request; validate and record the response.
 
         ``path`` is relative to the base URL (``/config``) or an absolute URL. ``auth`` is
         the client's credentials by default, other ``Credentials``, a ``RawAuthorization``
-        header, or None for no Authorization header. With ``validate`` the body must be
-        JSON and match the endpoint's schema (see ``contract.py``).
+        header, or None for no Authorization header. ``body`` takes httpx's ``json``,
+        ``content``, ``params``, ``headers``, ``files`` and ``data``. With ``validate`` the
+        answer gets every registered answer check (``answer_checks.py``).
         """
         __tracebackhide__ = True
+        creds = self.credentials if isinstance(auth, _Default) else auth
+        request = self._build(method, path, creds, **body)
+        record = self._recorder(request, has_files=bool(body.get("files")))
+        started = time.monotonic()
+        status, headers, content = self._send(request, path, record, started)
+        sent = float(request.extensions.get(SENT_AT, started))
+        exchange = record(
+            status=status,
+            response_headers=self.redactor.headers(headers.items()),
+            response_body=self.redactor.body(content, request=False),
+            elapsed_ms=(time.monotonic() - sent) * 1000,
+        )
+        self.log.append(exchange)
+        url = str(request.url)
+        result = ApiResponse(
+            method, _relative(url, self.base_url), status, headers, content, exchange
+        )
+        if validate:
+            run_answer_checks(result, CheckContext(self, creds, sent))
+        return result
+
+    def _build(
+        self, method: str, path: str, creds: object, *, json: Any = NO_BODY,
+        headers: Mapping[str, str] | None = None, **rest: Any,
+    ) -> httpx.Request:  # fmt: skip
+        """The request as it will be sent, with its Authorization header."""
         url = path if path.startswith(("http://", "https://")) else self.base_url + path
         send_headers = dict(headers or {})
-        creds = self.credentials if isinstance(auth, _Default) else auth
         if isinstance(creds, Credentials):
             send_headers["Authorization"] = basic_header(creds.client_id, creds.client_secret)
         elif isinstance(creds, RawAuthorization):
             send_headers["Authorization"] = creds.value
-        request = self._http.build_request(
-            method,
-            url,
-            params=params,
-            headers=send_headers,
-            json=None if json is _NO_BODY else json,
-            content=content,
-            files=files,
-            data=data,
-        )
-        body = request.read() if not files else b"<multipart form>"
-        curl = build_curl(
-            method,
-            str(request.url),
-            base_url=self.base_url,
-            headers=dict(request.headers),
-            body=body,
-            redactor=self.redactor,
-        )
-        exchange_base = partial(
-            Exchange,
-            method=method,
-            url=str(request.url),
-            request_headers=self.redactor.headers(request.headers.items()),
-            request_body=self.redactor.body(body, request=True),
-            curl=curl,
-        )
-        if TARGET_HEALTH.unreachable is not None:  # the run is stopping: do not wait again
-            exchange = exchange_base(error="not sent: the target stopped answering")
-            self.log.append(exchange)
-            raise ConformanceFailure(
-                "Conventions",
-                f"the target must answer {method} {path}",
-                observed=_Text(TARGET_HEALTH.unreachable),
-                hint="the run stops early; check that the server is up",
-                exchange=exchange,
-            )
-        THROTTLE.wait_turn()  # --rate-limit: the token bucket, before the deadline starts
-        started = time.monotonic()
-        try:
-            with deadline(self.timeout):
-                # with --rate-limit, a 429/503 with Retry-After is waited out and sent again
-                # while that fits in this request's deadline
-                response = send_throttled(self._http, request)
-                try:
-                    content_bytes = self._read_capped(response)
-                finally:
-                    response.close()
-        except _TooLarge as too_large:
-            TARGET_HEALTH.too_large(f"{method} {path}", too_large.received,
-                                    too_large.response.headers.get("content-encoding"))  # fmt: skip
-            self._too_large(too_large, method, path, exchange_base, started)
-        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
-            elapsed = (time.monotonic() - started) * 1000
-            exchange = exchange_base(elapsed_ms=elapsed, error=_describe(exc))
-            self.log.append(exchange)
-            if head_too_large(exc):  # an answer, too large to read: no "stopped answering"
-                TARGET_HEALTH.head_too_large(f"{method} {path}", HEAD_LIMIT_BYTES)
-            elif not isinstance(exc, httpx.DecodingError):
-                TARGET_HEALTH.unanswered(f"{method} {path}", exchange.error or "", started)
-            raise ConformanceFailure(
-                "Conventions",
-                f"the target must answer {method} {path}"
-                + (" with headers the kit can read" if head_too_large(exc) else ""),
-                observed=_Text(exchange.error or ""),
-                hint="check the base URL, that the server is up, and the request deadline "
-                f"({self.timeout:g} s for connect, send, headers and the whole body)",
-                exchange=exchange,
-            ) from None
-        if not count_throttling(
-            f"{method} {path}", response.status_code, response.headers.get("retry-after")
-        ):
-            TARGET_HEALTH.answered()
-        elapsed = (time.monotonic() - started) * 1000
-        exchange = exchange_base(
-            status=response.status_code,
-            response_headers=self.redactor.headers(response.headers.items()),
-            response_body=self.redactor.body(content_bytes, request=False),
-            elapsed_ms=elapsed,
-        )
-        self.log.append(exchange)
-        result = ApiResponse(
-            method, _relative(url, self.base_url), response.status_code, response.headers,
-            content_bytes, exchange,
+        return self._http.build_request(
+            method, url, headers=send_headers, json=None if json is NO_BODY else json,
+            extensions={WHAT: f"{method} {path}"}, **rest,
         )  # fmt: skip
-        if validate:
-            self.validate(result)
-            record_answer(self, result, creds, started)  # what it states twice must agree
-        return result
 
-    def _read_capped(self, response: httpx.Response) -> bytes:
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            raise _TooLarge(response, 0)  # not read at all
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in decoded_chunks(response):  # a bounded piece at a time, bombs too
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise _TooLarge(response, size)
-            chunks.append(chunk)
-        return b"".join(chunks)
+    def _recorder(self, request: httpx.Request, *, has_files: bool) -> _Recorder:
+        """The exchange of ``request`` so far (redacted, with its curl line), to complete."""
+        body = request.read() if not has_files else b"<multipart form>"
+        url = str(request.url)
+        curl = build_curl(
+            request.method, url, base_url=self.base_url, headers=dict(request.headers),
+            body=body, redactor=self.redactor,
+        )  # fmt: skip
+        request_headers = self.redactor.headers(request.headers.items())
+        request_body = self.redactor.body(body, request=True)
+
+        def record(**answer: Any) -> Exchange:
+            return Exchange(
+                method=request.method, url=url, request_headers=request_headers,
+                request_body=request_body, curl=curl, **answer,
+            )  # fmt: skip
+
+        return record
+
+    def _send(
+        self, request: httpx.Request, path: str, record: _Recorder, started: float
+    ) -> tuple[int, httpx.Headers, bytes]:
+        """Send down the stack: the answer's status, headers and body (read, capped)."""
+        __tracebackhide__ = True
+        try:
+            response = self._http.send(request, stream=True)
+            try:  # the capped-read layer read the body: taken as it is, not decoded again
+                return response.status_code, response.headers, b"".join(response.iter_raw())
+            finally:
+                response.close()
+        except TargetStopped as stopped:
+            self._not_sent(request, path, str(stopped), record)
+        except TooLarge as too_large:
+            self._too_large(too_large, request, path, record, started)
+        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError) as exc:
+            self._unanswered(exc, request, path, record, started)
+
+    def _not_sent(self, request: httpx.Request, path: str, why: str, record: _Recorder) -> NoReturn:
+        __tracebackhide__ = True
+        exchange = record(error="not sent: the target stopped answering")
+        self.log.append(exchange)
+        raise no_answer.not_sent(f"{request.method} {path}", why, exchange)
+
+    def _unanswered(
+        self, exc: Exception, request: httpx.Request, path: str, record: _Recorder, started: float
+    ) -> NoReturn:
+        __tracebackhide__ = True
+        exchange = record(elapsed_ms=_elapsed_ms(request, started), error=describe(exc))
+        self.log.append(exchange)
+        raise no_answer.unanswered(
+            f"{request.method} {path}", exchange, self.timeout, head_too_large=head_too_large(exc)
+        ) from None
 
     def _too_large(
-        self,
-        too_large: _TooLarge,
-        method: str,
-        path: str,
-        exchange_base: Any,
+        self, too_large: TooLarge, request: httpx.Request, path: str, record: _Recorder,
         started: float,
-    ) -> NoReturn:
-        """Fail for an answer past the size cap, naming the cap and what arrived."""
+    ) -> NoReturn:  # fmt: skip
         __tracebackhide__ = True
         response = too_large.response
-        declared = response.headers.get("content-length")
-        received = (
-            f"Content-Length {declared}, so the body was not read"
-            if too_large.received == 0
-            else f"more than {self.max_bytes} bytes (the kit stopped reading at "
-            f"{too_large.received}" + (f"; Content-Length {declared})" if declared else ")")
-        )
-        exchange = exchange_base(
+        received = no_answer.too_large_received(too_large, self.max_bytes)
+        exchange = record(
             status=response.status_code,
             response_headers=self.redactor.headers(response.headers.items()),
             response_body=f"<not shown: over the {self.max_bytes}-byte cap ({received})>",
-            elapsed_ms=(time.monotonic() - started) * 1000,
+            elapsed_ms=_elapsed_ms(request, started),
         )
         self.log.append(exchange)
-        raise ConformanceFailure(
-            "Conventions",
-            f"the answer to {method} {path} is read only up to the kit's size cap of "
-            f"{self.max_bytes} bytes; this {response.status_code} answer is larger",
-            expected=_Text(f"a body of at most {self.max_bytes} bytes"),
-            observed=_Text(received),
-            hint="the interface states no size for answers, and those the suite reads are far "
-            "smaller: check what the target returns for this request",
-            exchange=exchange,
-        )
+        raise no_answer.too_large(f"{request.method} {path}", too_large, received, exchange)
 
     def validate(self, response: ApiResponse) -> None:
         """Fail unless the response body is JSON matching its endpoint's schema."""
         __tracebackhide__ = True
-        if not response.content:
-            if 200 <= response.status < 300:
-                ref = contract.response_schema(response.method, response.path, response.status, {})
-                if ref is not None:
-                    raise ConformanceFailure(
-                        ref.clause,
-                        f"the {response.status} response of {response.method} {ref.endpoint} "
-                        f"must carry {'a list' if ref.is_list else 'the resource'} "
-                        f"(schema '{ref.name}')",
-                        observed=_Text("an empty body"),
-                        exchange=response.exchange,
-                    )
-            return
-        body = response.json
-        ref = contract.response_schema(response.method, response.path, response.status, body)
-        if ref is None:
-            return
-        seen = (ref.name, ref.is_list, response.content)
-        if seen in _VALID_BODIES:  # the same bytes passed this schema already (GET /config)
-            return
-        instances = [body]
-        if ref.is_list:
-            items = contract.list_items(body)
-            if items is None:
-                raise ConformanceFailure(
-                    ref.clause,
-                    f"{response.method} {ref.endpoint} must return a list",
-                    observed=shorten(body, 200),
-                    exchange=response.exchange,
-                )
-            instances = items
-        problems = []
-        for index, instance in enumerate(instances):
-            for violation in self.registry.violations(ref.name, instance):
-                where = format_path((index, *violation.location)) if ref.is_list else violation.path
-                problems.append(f"{where}: {violation.message}")
-        if not problems:
-            if len(_VALID_BODIES) >= _VALID_BODIES_KEPT:
-                _VALID_BODIES.clear()
-            _VALID_BODIES.add(seen)
-        if problems:
-            shown = "; ".join(problems[:8]) + (" ..." if len(problems) > 8 else "")
-            raise ConformanceFailure(
-                self.registry.clause(ref.name) or ref.clause,
-                f"the {response.status} response of {response.method} {ref.endpoint} must "
-                f"match schema '{ref.name}' ({len(problems)} violation(s): {shown})",
-                exchange=response.exchange,
-            )
+        context = CheckContext(self, None, time.monotonic())
+        for check in registered():
+            if check.name in ("decoding", "schema"):
+                check(response, context)
 
 
-# response bodies (schema, list or not, exact bytes) that passed validation: a body seen
-# again is not validated again (polls of GET /config, transaction lists while waiting)
-_VALID_BODIES: set[tuple[str, bool, bytes]] = set()
-_VALID_BODIES_KEPT = 1024
+def _elapsed_ms(request: httpx.Request, started: float) -> float:
+    return (time.monotonic() - float(request.extensions.get(SENT_AT, started))) * 1000
 
 
 def _relative(url: str, base_url: str) -> str:
     return url[len(base_url) :] or "/" if url.startswith(base_url) else url
-
-
-class _Text(str):
-    """A string shown as it is in a failure message (no quotes)."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _describe(exc: Exception) -> str:
-    if head_too_large(exc):
-        return describe_head_too_large()
-    if isinstance(exc, httpx.TimeoutException):
-        return "timed out: no complete answer before the request's deadline"
-    if isinstance(exc, httpx.ConnectError):
-        return f"connection failed ({exc})"
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return f"the connection broke or the answer is not valid HTTP ({exc})"
-    if isinstance(exc, httpx.ReadError | httpx.WriteError):
-        return f"the connection broke ({exc or 'reset by the target'})"
-    if isinstance(exc, httpx.DecodingError):
-        return f"the body cannot be decoded ({exc})"
-    if isinstance(exc, httpx.TooManyRedirects | httpx.UnsupportedProtocol):
-        return f"the request cannot be followed ({exc})"
-    return f"the exchange failed ({exc})"

@@ -36,6 +36,7 @@ __all__ = [
     "NOT_THE_PROFILE_S",
     "REDACTED",
     "Exchange",
+    "ExchangeLog",
     "Redactor",
     "build_curl",
     "learn_authorization",
@@ -344,3 +345,24 @@ def _curl_json(body: bytes, redactor: Redactor) -> str:
     if masked == data and redactor.text(shown) == shown and redactor.text(sent) == sent:
         return sent
     return redactor.text(shown)
+
+
+class ExchangeLog:
+    """The exchanges of the test that is running; the plugin empties it between tests."""
+
+    def __init__(self) -> None:
+        self._items: list[Exchange] = []
+
+    def append(self, exchange: Exchange) -> None:
+        self._items.append(exchange)
+
+    def last(self) -> Exchange | None:
+        """The latest exchange of the running test, if any."""
+        return self._items[-1] if self._items else None
+
+    def take(self) -> list[Exchange]:
+        items, self._items = self._items, []
+        return items
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -32,7 +32,7 @@ from typing import Any
 from conformance.contract import stable_fields as rules
 from conformance.contract.failures import ConformanceFailure, shorten
 
-__all__ = ["LEDGER", "Disagreement", "Ledger", "Sighting", "current_test", "now_sighting"]
+__all__ = ["Disagreement", "Ledger", "Sighting", "current_test", "now_sighting"]
 
 Scope = tuple[str, str]
 _ABSENT: Any = object()
@@ -442,9 +442,6 @@ def now_sighting(
     """A sighting made now (``sent``: when its request left, monotonic)."""
     read = time.monotonic() if sent is not None else None
     return Sighting(method, target, status, test, time.time(), sent, read)
-
-
-LEDGER = Ledger()
 
 
 def current_test() -> str | None:

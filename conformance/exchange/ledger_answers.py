@@ -12,19 +12,28 @@ from typing import TYPE_CHECKING
 
 from conformance.contract import endpoint_schemas
 from conformance.contract.failures import shorten
+from conformance.exchange.answer import ApiResponse
+from conformance.exchange.answer_checks import CheckContext, answer_check
 from conformance.exchange.evidence import Exchange
-from conformance.exchange.ledger import LEDGER, Disagreement, current_test, now_sighting
+from conformance.exchange.ledger import Disagreement, current_test, now_sighting
 from conformance.ground.profile import Credentials
 
 if TYPE_CHECKING:  # the client feeds the ledger: it is read here, never built
-    from conformance.exchange.client import ApiResponse, TargetClient
+    from conformance.exchange.client import TargetClient
 
-__all__ = ["earlier_evidence", "record_answer"]
+__all__ = ["agrees_with_earlier_answers", "earlier_evidence", "record_answer"]
+
+
+@answer_check("ledger", order=30)
+def agrees_with_earlier_answers(answer: ApiResponse, context: CheckContext) -> None:
+    """What the target states twice must agree (the answer's own statement is recorded)."""
+    __tracebackhide__ = True
+    record_answer(context.client, answer, context.credentials, context.sent)
 
 
 def record_answer(client: TargetClient, response: ApiResponse, auth: object, sent: float) -> None:
     """Feed a validated answer of ``client`` (made with ``auth``, sent at monotonic ``sent``)
-    to :data:`LEDGER`; fail the test with the first disagreement it finds, the earlier
+    to its run's ledger; fail the test with the first disagreement it finds, the earlier
     statement added to the test's evidence beside the answer's own exchange."""
     __tracebackhide__ = True
     if (
@@ -35,12 +44,13 @@ def record_answer(client: TargetClient, response: ApiResponse, auth: object, sen
         return
     body = response.json
     ref = endpoint_schemas.response_schema(response.method, response.path, response.status, body)
-    if ref is None or not LEDGER.enabled:
+    ledger = client.state.ledger
+    if ref is None or not ledger.enabled:
         return
     items = (endpoint_schemas.list_items(body) or []) if ref.is_list else [body]
     seen = now_sighting(response.method, response.path, response.status, current_test(), sent=sent)
     scope = (client.base_url, auth.client_id)
-    found = [d for item in items for d in LEDGER.observe(scope, item, seen)]
+    found = [d for item in items for d in ledger.observe(scope, item, seen)]
     if found:
         client.log.append(earlier_evidence(found[0]))
         raise found[0].failure(response.exchange)

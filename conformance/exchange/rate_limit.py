@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -29,11 +29,13 @@ from conformance.exchange.deadline import time_left
 
 __all__ = [
     "MAX_RETRIES",
-    "THROTTLE",
+    "RetryAfterTransport",
     "Throttle",
+    "ThrottleTransport",
     "TokenBucket",
     "configure",
     "install",
+    "resend_throttled",
     "retry_after_seconds",
     "send_throttled",
 ]
@@ -89,16 +91,14 @@ class Throttle:
         time.sleep(seconds)
 
 
-THROTTLE = Throttle()
-
-
-def configure(rate: float | None, workers: int | None = None) -> None:
-    """Turn rate limiting on (``rate`` requests a second for the whole run) or off."""
+def configure(throttle: Throttle, rate: float | None, workers: int | None = None) -> None:
+    """Turn ``throttle``'s rate limiting on (``rate`` requests a second for the whole run)
+    or off."""
     if not rate:
-        THROTTLE.bucket = None
+        throttle.bucket = None
         return
     share = rate / max(1, workers or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    THROTTLE.bucket = TokenBucket(share, burst=max(1.0, share))
+    throttle.bucket = TokenBucket(share, burst=max(1.0, share))
 
 
 def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
@@ -117,10 +117,18 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def send_throttled(http: httpx.Client, request: httpx.Request) -> httpx.Response:
+def send_throttled(
+    http: httpx.Client, request: httpx.Request, throttle: Throttle
+) -> httpx.Response:
     """Send, and on 429/503 with ``Retry-After`` wait and resend, within the deadline."""
-    response = http.send(request, stream=True)
-    if not THROTTLE.enabled:
+    return resend_throttled(lambda: http.send(request, stream=True), throttle)
+
+
+def resend_throttled(send: Callable[[], httpx.Response], throttle: Throttle) -> httpx.Response:
+    """``send()``'s answer; with rate limiting on, a 429/503 with ``Retry-After`` is waited
+    out and sent again, at most ``MAX_RETRIES`` times, while that fits in the deadline."""
+    response = send()
+    if not throttle.enabled:
         return response
     for _ in range(MAX_RETRIES):
         if response.status_code not in _THROTTLING:
@@ -135,11 +143,41 @@ def send_throttled(http: httpx.Client, request: httpx.Request) -> httpx.Response
             f"{pause:g} s; waiting, then sending the request again",
             file=sys.__stderr__,
         )
-        THROTTLE.retries += 1
-        THROTTLE._sleep(pause)
-        THROTTLE.wait_turn()
-        response = http.send(request, stream=True)
+        throttle.retries += 1
+        throttle._sleep(pause)
+        throttle.wait_turn()
+        response = send()
     return response
+
+
+class ThrottleTransport(httpx.BaseTransport):
+    """The client's throttle layer: the token bucket's turn before anything below (the
+    deadline starts after it)."""
+
+    def __init__(self, inner: httpx.BaseTransport, throttle: Throttle) -> None:
+        self._inner = inner
+        self._throttle = throttle
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self._throttle.wait_turn()
+        return self._inner.handle_request(request)
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class RetryAfterTransport(httpx.BaseTransport):
+    """The client's ``Retry-After`` layer, under the deadline: see :func:`resend_throttled`."""
+
+    def __init__(self, inner: httpx.BaseTransport, throttle: Throttle) -> None:
+        self._inner = inner
+        self._throttle = throttle
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return resend_throttled(lambda: self._inner.handle_request(request), self._throttle)
+
+    def close(self) -> None:
+        self._inner.close()
 
 
 # -- the plugin side: per-test counts, a console line ----------------------------------------
@@ -148,7 +186,8 @@ def send_throttled(http: httpx.Client, request: httpx.Request) -> httpx.Response
 class ThrottleReport:
     """Counts each test's throttle waits (any process) and sums them on the controller."""
 
-    def __init__(self) -> None:
+    def __init__(self, throttle: Throttle) -> None:
+        self.throttle = throttle
         self.waits = 0
         self.seconds = 0.0
         self.retries = 0
@@ -161,7 +200,7 @@ class ThrottleReport:
         outcome = yield
         if call.when != "teardown":
             return
-        now = (THROTTLE.waits, THROTTLE.waited_s, THROTTLE.retries)
+        now = (self.throttle.waits, self.throttle.waited_s, self.throttle.retries)
         waits, seconds, retries = (now[0] - self._last[0], now[1] - self._last[1],
                                    now[2] - self._last[2])  # fmt: skip
         self._last = now
@@ -178,15 +217,15 @@ class ThrottleReport:
                 self.retries += int(retries)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if THROTTLE.enabled or self.waits or self.retries:
+        if self.throttle.enabled or self.waits or self.retries:
             terminalreporter.write_line(
                 f"conformance: rate limit: waited {self.waits} times, {self.seconds:.1f} s in "
                 f"all; {self.retries} requests sent again after 429/503 with Retry-After"
             )
 
 
-def install(config: pytest.Config, rate: float | None) -> None:
+def install(config: pytest.Config, throttle: Throttle, rate: float | None) -> None:
     """Configure this process's bucket and count its waits (controller and workers)."""
-    configure(rate)
+    configure(throttle, rate)
     if config.pluginmanager.get_plugin(PLUGIN_NAME) is None:
-        config.pluginmanager.register(ThrottleReport(), PLUGIN_NAME)
+        config.pluginmanager.register(ThrottleReport(throttle), PLUGIN_NAME)

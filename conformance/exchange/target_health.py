@@ -14,15 +14,23 @@ from __future__ import annotations
 import threading
 import time
 
-from conformance.exchange.rate_limit import THROTTLE, retry_after_seconds
+import httpx
+
+from conformance.exchange.capped_read import TooLarge
+from conformance.exchange.deadline import SENT_AT
+from conformance.exchange.oversized_head import HEAD_LIMIT_BYTES, head_too_large
+from conformance.exchange.rate_limit import Throttle, retry_after_seconds
+from conformance.exchange.unanswered import describe
 
 __all__ = [
     "DOWN_AFTER_FAILURES",
     "DOWN_AFTER_S",
     "OVERSIZED_AFTER",
-    "TARGET_HEALTH",
     "THROTTLED_AFTER",
+    "WHAT",
+    "HealthTransport",
     "TargetHealth",
+    "TargetStopped",
     "count_throttling",
     "is_throttling",
     "throttling_problem",
@@ -39,6 +47,9 @@ THROTTLED_AFTER = 10
 # kit's size cap, a deflate bomb; headers past the parser's limit) and the target cannot be
 # tested: one such answer is a failure, a streak would fail every remaining test for it.
 OVERSIZED_AFTER = 2
+# The request extension that names a request in health messages ("GET /config"): the
+# client sets it, as the test wrote the path.
+WHAT = "conformance.what"
 
 
 def is_throttling(status: int, retry_after: str | None) -> bool:
@@ -184,15 +195,62 @@ class TargetHealth:
             self.down = self.unreachable = None
 
 
-TARGET_HEALTH = TargetHealth()
-
-
-def count_throttling(what: str, status: int, retry_after: str | None) -> bool:
+def count_throttling(
+    what: str,
+    status: int,
+    retry_after: str | None,
+    health: TargetHealth,
+    throttle: Throttle,
+) -> bool:
     """Count an answer that only throttled (``is_throttling``) toward the target's health;
     whether it was one."""
     if not is_throttling(status, retry_after):
         return False
-    TARGET_HEALTH.throttled(
-        what, status, retry_after_seconds(retry_after), rate_limited=THROTTLE.enabled
-    )
+    health.throttled(what, status, retry_after_seconds(retry_after), rate_limited=throttle.enabled)
     return True
+
+
+class TargetStopped(Exception):
+    """Not sent: the target stopped answering earlier in the run (the reason is the text)."""
+
+
+class HealthTransport(httpx.BaseTransport):
+    """The client's target-health layer, above all others: a request to a target that
+    stopped answering is not sent (:class:`TargetStopped`); every other is counted as
+    answered, throttled or unanswered."""
+
+    def __init__(
+        self, inner: httpx.BaseTransport, health: TargetHealth, throttle: Throttle
+    ) -> None:
+        self._inner = inner
+        self._health = health
+        self._throttle = throttle
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if self._health.unreachable is not None:  # the run is stopping: do not wait again
+            raise TargetStopped(self._health.unreachable)
+        what = str(request.extensions.get(WHAT) or f"{request.method} {request.url.path}")
+        started = time.monotonic()
+        try:
+            response = self._inner.handle_request(request)
+        except TooLarge as too_large:  # an answer too large to read is still an answer
+            encoding = too_large.response.headers.get("content-encoding")
+            self._health.too_large(what, too_large.received, encoding)
+            raise
+        except httpx.DecodingError:
+            raise  # it answered: the body is what is wrong
+        except httpx.TransportError as exc:  # sent when the deadline began, past the throttle
+            if head_too_large(exc):  # an answer, too large to read: no "stopped answering"
+                self._health.head_too_large(what, HEAD_LIMIT_BYTES)
+                raise
+            self._health.unanswered(what, describe(exc), request.extensions.get(SENT_AT, started))
+            raise
+        retry_after = response.headers.get("retry-after")
+        if not count_throttling(
+            what, response.status_code, retry_after, self._health, self._throttle
+        ):
+            self._health.answered()
+        return response
+
+    def close(self) -> None:
+        self._inner.close()

@@ -225,8 +225,8 @@ RATE_LIMIT = Setting(
     "--rate-limit",
     "CONFORMANCE_RATE_LIMIT",
     "rate_limit",
-    "at most this many requests a second to the target (all workers together); then a "
-    "429/503 with Retry-After is waited out and sent again within the request deadline",
+    "requests per second: at most this many to the target (all workers together); then "
+    "a 429/503 with Retry-After is waited out and sent again within the request deadline",
     kind="float",
 )
 
@@ -293,6 +293,13 @@ FIELD_NAMES_TABLE = "field_names"
 METAVARS = {"bool": "true|false", "float": "SECONDS", "count": "N", "list": "A,B"}
 
 
+def metavar_of(setting: Setting) -> str:
+    """How a setting's value is shown in --help (a rate is per second, not seconds)."""
+    if setting is RATE_LIMIT:
+        return "PER_SECOND"
+    return METAVARS.get(setting.kind) or setting.key.upper()
+
+
 def add_options(parser: pytest.Parser) -> None:
     """Register the conformance option group on pytest's parser."""
     group = parser.getgroup(GROUP, GROUP_DESCRIPTION)
@@ -320,11 +327,10 @@ def add_options(parser: pytest.Parser) -> None:
         "turns it on)",
     )
     for setting in SETTINGS:
-        metavar = METAVARS.get(setting.kind)
         group.addoption(
             setting.flag,
             dest=setting.dest,
             default=None,
-            metavar=metavar or setting.key.upper(),
+            metavar=metavar_of(setting),
             help=f"{setting.help} (env {setting.env}; profile key '{setting.key}')",
         )

@@ -21,9 +21,9 @@ from conformance.contract.failures import fail
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
 from conformance.ground.progress import WaitProgress
+from conformance.ground.timestamps import parse_timestamp
 from conformance.payments.quote_bodies import quote_body
 from conformance.payments.target_clock import expiry_proven_at
-from conformance.webhooks.sink.store import parse_timestamp
 
 __all__ = ["EXPIRY_MARGIN_S", "LONGEST_QUOTE_LIFETIME_S", "QUOTES_CLAUSE", "Quotes"]
 

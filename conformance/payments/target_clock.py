@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.webhooks.sink.store import parse_timestamp
+from conformance.ground.timestamps import parse_timestamp
 
 __all__ = ["CLOCK_SKEW_S", "RATE_TOLERANCE", "expiry_proven_at", "timestamp_resolution"]
 

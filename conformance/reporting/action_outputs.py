@@ -27,6 +27,7 @@ from typing import Any
 
 from conformance.ground.exit_codes import EXIT_CODES
 from conformance.reporting.action_coverage import coverage_outputs
+from conformance.reporting.causes import cause_lines
 
 __all__ = ["VERDICTS", "derive_verdict", "main", "this_runs_summary"]
 
@@ -87,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"verdict={verdict}")
     print(f"summary-from-this-run={'true' if summary is not None else 'false'}")
     print("\n".join(coverage_outputs(verdict, summary, report_dir, ns.since)))
+    found = (summary or {}).get("causes") or []
+    print(f"causes={len(found)}")
+    if found:  # one line each, the first output a reader of the job sees after the verdict
+        print(f"first-cause={cause_lines(found, limit=1)[0]}")
     if ns.step_summary:
         markdown = report_dir / "summary.md"
         if summary is not None and markdown.is_file():

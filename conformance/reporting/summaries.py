@@ -34,6 +34,15 @@ from conformance.ground import stop_signal
 from conformance.ground.redaction import write_text
 from conformance.reporting import run_plan
 from conformance.reporting.allure_overview import RESULT_ID_PROPERTY, write_overview
+from conformance.reporting.causes import (
+    BLOCKED_PROPERTY,
+    CAUSE_PROPERTY,
+    Cause,
+    blocked_reason,
+    cause_lines,
+    show_blocked_as_broken,
+    summarize,
+)
 from conformance.reporting.interface_coverage import InterfaceCoverage
 from conformance.reporting.scope import console_line, scope
 from conformance.reporting.skip_reasons import group_skips, untested
@@ -41,10 +50,11 @@ from conformance.reporting.summary_markdown import render_markdown
 from conformance.reporting.waivers import WAIVED_PROPERTY
 
 __all__ = [
+    "OUTCOME_KEY",
     "RunOutcome",
     "SummaryReporter",
     "failure_message",
-    "last_outcome",
+    "run_outcome_of",
     "write_verdict_only",
 ]
 
@@ -54,10 +64,11 @@ _OUTCOMES = ("passed", "failed", "skipped", "errors")
 TARGET_DOWN_PROPERTY = "conformance_target_down"
 
 
-@dataclass
+@dataclass(eq=False)  # handed to pytest as a plugin: hashed by identity
 class RunOutcome:
-    """What the last session in this process concluded (read by the CLI for its exit code),
-    and its reporter, which the CLI asks for the last word when the run ends abnormally."""
+    """What a session concluded (read by the CLI for its exit code), and its reporter, which
+    the CLI asks for the last word when the run ends abnormally. The command makes one and
+    hands it to pytest among its plugins; the session keeps it in ``config.stash``."""
 
     verdict: str = "incomplete"
     reason: str | None = None
@@ -65,11 +76,20 @@ class RunOutcome:
     usage_error: str | None = None
 
 
-_LAST = RunOutcome()
+OUTCOME_KEY = pytest.StashKey[RunOutcome]()
 
 
-def last_outcome() -> RunOutcome:
-    return _LAST
+def run_outcome_of(config: pytest.Config) -> RunOutcome:
+    """The session's outcome: the one the command handed over (a fresh one when pytest was
+    started otherwise), kept in ``config.stash`` from now until the session's cleanup."""
+    outcome = config.stash.get(OUTCOME_KEY, None)
+    if outcome is None:
+        plugins = config.pluginmanager.list_name_plugin()  # get_plugins() hashes each one
+        handed = [p for _, p in plugins if isinstance(p, RunOutcome)]
+        outcome = handed[0] if handed else RunOutcome()
+        config.stash[OUTCOME_KEY] = outcome
+        config.add_cleanup(lambda: config.stash.__delitem__(OUTCOME_KEY))
+    return outcome
 
 
 @dataclass
@@ -84,6 +104,7 @@ class _TestResult:
     requests: int = 0
     advisories: list[str] = field(default_factory=list)
     waived: str | None = None
+    cause: Cause | None = None  # the defect charged by an answer check (reporting/causes.py)
 
 
 def failure_message(report: pytest.TestReport) -> str:
@@ -111,7 +132,7 @@ class SummaryReporter:
         catalogue: Catalogue,
         target: dict[str, Any],
         *,
-        current: bool = True,
+        outcome: RunOutcome | None = None,
         check: str | None = None,
     ) -> None:
         self.report_dir = report_dir
@@ -131,10 +152,12 @@ class SummaryReporter:
         self.final: dict[str, Any] | None = None  # the summary written at the session's end
         self.usage_error: str | None = None
         self.notes: list[str] = []  # about the run's environment (a check skipped, a hint)
+        self.hints: list[str] = []  # platform-mode hints: summary.md's notes, and the console
         self._forget_hard_stop: Any = lambda: None
         self.coverage = InterfaceCoverage()  # the run's start-up gives it the sinks
-        if current:  # the session's reporter, which the command line asks for the last word
-            _LAST.verdict, _LAST.reason, _LAST.reporter = "incomplete", None, self
+        self.outcome = outcome
+        if outcome is not None:  # the session's reporter: the command asks it the last word
+            outcome.verdict, outcome.reason, outcome.reporter = "incomplete", None, self
             self._forget_hard_stop = stop_signal.on_hard_stop(self.write_stopped_at_once)
 
     def write_stopped_at_once(self) -> None:
@@ -200,6 +223,12 @@ class SummaryReporter:
             self.stop_target_down(reason)
         for reason in _property(report, WAIVED_PROPERTY):
             result.waived = reason
+        for text in _property(report, CAUSE_PROPERTY):
+            result.cause = Cause.from_property(text)
+        for text in _property(report, BLOCKED_PROPERTY):
+            result.cause = Cause.from_property(text)
+            result.outcome, result.message = "blocked", blocked_reason(result.cause)
+            return
         if report.when == "call":
             if result.waived and report.skipped:
                 result.outcome, result.message = "waived", result.waived
@@ -231,8 +260,15 @@ class SummaryReporter:
         self._forget_hard_stop()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """The verdict and what it covers, and the comparison with ``--baseline``, at the end
-        of the console's output."""
+        """The causes, one line each, the verdict and what it covers, then the comparison
+        with ``--baseline``."""
+        for hint in self.hints:
+            terminalreporter.write_line(f"conformance: hint: {hint}")
+        found = (self.final or {}).get("causes")
+        if found:
+            terminalreporter.write_sep("-", f"causes ({len(found)}): what to fix first")
+            for line in cause_lines(found):
+                terminalreporter.write_line(line)
         if self.final is not None and self.final["verdict"] in ("passed", "failed"):
             terminalreporter.write_sep("=", console_line(self.final), bold=True)
         view = (self.final or {}).get("baseline")
@@ -246,7 +282,9 @@ class SummaryReporter:
     def record_outcome(self) -> None:
         """Tell the CLI what this run concluded."""
         summary = self.build()
-        _LAST.verdict, _LAST.reason = summary["verdict"], summary.get("incomplete_reason")
+        if self.outcome is not None:
+            self.outcome.verdict = summary["verdict"]
+            self.outcome.reason = summary.get("incomplete_reason")
 
     def write(self, summary: dict[str, Any]) -> None:
         write_text(self.report_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
@@ -254,6 +292,8 @@ class SummaryReporter:
         allure_dir = self._config and getattr(self._config.option, "allure_report_dir", None)
         if allure_dir:  # the Allure overview says what summary.json says
             write_overview(Path(allure_dir), summary, self.expected_ids, self.allure_results)
+            if summary.get("causes"):
+                show_blocked_as_broken(Path(allure_dir))
 
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
@@ -263,33 +303,16 @@ class SummaryReporter:
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
         for result in results:
             outcome = result.outcome or ""
-            totals[outcome] += 1
+            totals[outcome] = totals.get(outcome, 0) + 1  # "blocked" only when a test was
             if outcome != "waived":
-                parts[result.part or ""][outcome] += 1
+                row = parts[result.part or ""]
+                row[outcome] = row.get(outcome, 0) + 1
         waivers = self._waivers()
         ran_parts = sorted({r.part for r in results if r.part})
         not_run = max(0, (self.expected_tests or 0) - len(results))
-        reason: str | None
-        if self.usage_error:
-            verdict, reason = "usage_error", self.usage_error
-        elif placeholder:
-            verdict = "incomplete"
-            reason = "the run is in progress, or stopped before writing its reports"
-        elif self.not_run_reason:
-            verdict, reason = "not_run", self.not_run_reason
-        elif self.interrupted or stop_signal.stopping():
-            verdict = "incomplete"
-            reason = self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
-        elif totals["failed"] or totals["errors"]:
-            verdict, reason = "failed", None
-        elif waivers is not None and waivers.expired:
-            verdict = "failed"
-            reason = "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
-        elif not (totals["passed"] or totals["waived"]):
-            verdict, reason = "no_tests", "no test ran: none was selected, or every one skipped"
-        else:
-            verdict, reason = "passed", None
+        verdict, reason = self._verdict(totals, waivers, placeholder=placeholder)
         statuses = self._requirement_statuses(results)
+        listed = _listings(results)
         summary: dict[str, Any] = {
             "verdict": verdict,
             "incomplete_reason": reason,
@@ -305,44 +328,44 @@ class SummaryReporter:
             "requests": sum(r.requests for r in results),
             **({"check": self.check} if self.check else {}),
             "requirements": statuses,
-            "failures": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "message": r.message,
-                }
-                for r in results
-                if r.outcome in ("failed", "errors")
-            ],
-            "advisories": [
-                {"nodeid": r.nodeid, "part": r.part, "message": message}
-                for r in results
-                for message in r.advisories
-            ],
+            "failures": listed["failures"],
+            "advisories": listed["advisories"],
             "notes": list(self.notes),
-            "tests": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "outcome": r.outcome,
-                }
-                for r in results
-            ],
-            "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+            "tests": listed["tests"],
+            "skips": listed["skips"],
             "untested": untested(statuses, self.catalogue, ran_parts),
-            "waived": [
-                {
-                    "nodeid": r.nodeid,
-                    "part": r.part,
-                    "requirements": list(r.requirements),
-                    "waiver": r.waived,
-                }
-                for r in results
-                if r.outcome == "waived"
-            ],
+            "waived": listed["waived"],
+            "causes": summarize(results),
         }
+        self._add_views(summary, results, waivers, placeholder=placeholder)
+        return summary
+
+    def _verdict(
+        self, totals: dict[str, int], waivers: Any, *, placeholder: bool
+    ) -> tuple[str, str | None]:
+        """The run's verdict and, when it is not plainly passed or failed, why."""
+        if self.usage_error:
+            return "usage_error", self.usage_error
+        if placeholder:
+            return "incomplete", "the run is in progress, or stopped before writing its reports"
+        if self.not_run_reason:
+            return "not_run", self.not_run_reason
+        if self.interrupted or stop_signal.stopping():
+            return "incomplete", (
+                self.interrupted or f"stopped by {stop_signal.stopping()} before the end"
+            )
+        if totals["failed"] or totals["errors"] or totals.get("blocked"):
+            return "failed", None  # a blocked test's cause failed
+        if waivers is not None and waivers.expired:
+            return "failed", "expired waiver(s): " + ", ".join(w.subject for w in waivers.expired)
+        if not (totals["passed"] or totals["waived"]):
+            return "no_tests", "no test ran: none was selected, or every one skipped"
+        return "passed", None
+
+    def _add_views(
+        self, summary: dict[str, Any], results: list[Any], waivers: Any, *, placeholder: bool
+    ) -> None:
+        """The members read from elsewhere: waivers, the plan, hints, the baseline."""
         if waivers is not None:
             summary["waivers"] = waivers.view(
                 [(r.nodeid, r.requirements) for r in results if r.outcome == "waived"]
@@ -356,7 +379,8 @@ class SummaryReporter:
         if not placeholder:
             from conformance.reporting.mismatch_hints import mismatch_hints
 
-            summary["notes"] += mismatch_hints(summary, self.catalogue)
+            self.hints = mismatch_hints(summary, self.catalogue)
+            summary["notes"] += self.hints  # and on the console (pytest_terminal_summary)
         if self.baseline is not None and not placeholder:
             from conformance.reporting.baseline import compare
 
@@ -367,7 +391,6 @@ class SummaryReporter:
                 [{"nodeid": r.nodeid, "outcome": r.outcome, "message": r.message}
                  for r in results],
             )  # fmt: skip
-        return summary
 
     def _waivers(self) -> Any:
         from conformance.reporting.waivers import PLUGIN_NAME
@@ -381,6 +404,8 @@ class SummaryReporter:
         for result in results:
             for rid in result.requirements:
                 seen.setdefault(rid, set()).add(result.outcome or "")
+            if result.cause is not None and result.cause.requirement:  # charged once, here
+                seen.setdefault(result.cause.requirement, set()).add("failed")
         statuses = []
         for requirement in self.catalogue:
             outcomes = seen.get(requirement.id, set())
@@ -411,7 +436,7 @@ def write_verdict_only(report_dir: Path, verdict: str, reason: str | None) -> No
     (``reason`` None: in progress). It says this run's verdict, and that no test ran."""
     from conformance.contract.requirements import default_catalogue
 
-    reporter = SummaryReporter(report_dir, default_catalogue(), {}, current=False)
+    reporter = SummaryReporter(report_dir, default_catalogue(), {})
     if verdict == "usage_error":
         reporter.usage_error = reason
     elif verdict == "incomplete" and reason:
@@ -426,3 +451,44 @@ def _skip_text(report: pytest.TestReport) -> str:
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
         return str(longrepr[2]).removeprefix("Skipped: ")
     return str(longrepr)
+
+
+def _listings(results: list[Any]) -> dict[str, Any]:
+    """summary.json's per-test lists: failures, advisories, tests, skips and waived."""
+    return {
+        "failures": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "message": r.message,
+            }
+            for r in results
+            if r.outcome in ("failed", "errors")
+        ],
+        "advisories": [
+            {"nodeid": r.nodeid, "part": r.part, "message": message}
+            for r in results
+            for message in r.advisories
+        ],
+        "tests": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "outcome": r.outcome,
+            }
+            for r in results
+        ],
+        "skips": group_skips((r.nodeid, r.message) for r in results if r.outcome == "skipped"),
+        "waived": [
+            {
+                "nodeid": r.nodeid,
+                "part": r.part,
+                "requirements": list(r.requirements),
+                "waiver": r.waived,
+            }
+            for r in results
+            if r.outcome == "waived"
+        ],
+    }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.reporting.baseline import markdown_section
+from conformance.reporting.causes import cause_lines
 from conformance.reporting.interface_coverage import markdown_lines as coverage_lines
 from conformance.reporting.scope import scope_text
 from conformance.reporting.skip_reasons import markdown_sections
@@ -33,6 +34,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
     verdict = TITLES.get(summary.get("verdict", "incomplete"), "INCOMPLETE")
     what = CHECK_TITLES.get(str(summary.get("check")), "Conformance run")
     lines = [f"# {what}: {verdict}{scope_text(summary)}", ""]
+    if summary.get("causes"):  # what to fix first, one line each (reporting/causes.py)
+        lines += ["## Causes", "", *(f"- {line}" for line in cause_lines(summary["causes"])), ""]
     if totals.get("skipped") and summary.get("verdict") in ("passed", "failed"):
         lines += [
             f"**{totals['skipped']} tests were skipped, so their requirements are not covered "
@@ -56,6 +59,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         f"- started: {summary['started_at']}, duration {summary['duration_s']:.1f} s",
         f"- totals: {totals['passed']} passed, {totals['failed']} failed, "
         f"{totals['skipped']} skipped, {totals['errors']} errors"
+        + (f", {totals['blocked']} blocked" if totals.get("blocked") else "")
         + (f", {totals['waived']} waived" if totals.get("waived") else ""),
         f"- requests sent to the target: {summary.get('requests', 0)}",
         "",

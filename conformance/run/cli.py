@@ -34,11 +34,13 @@ from conformance.ground.exit_codes import (
 # (pytest included) is imported, so a Ctrl-C during start-up ends the run cleanly too.
 from conformance.run import client_check, embedded, run_outcome, warm_workers
 from conformance.run.bytecode import use_private_bytecode_cache
+from conformance.run.misspelt_flags import SuggestingParser
 from conformance.run.process_end import end_process
 from conformance.run.session_arguments import passed_through, session_arguments
 
 if TYPE_CHECKING:
     from conformance.ground.profile import TargetProfile
+    from conformance.reporting.summaries import RunOutcome
 
 __all__ = ["EXIT_FAILED", "EXIT_INCOMPLETE", "EXIT_NOT_RUN", "EXIT_OK", "EXIT_USAGE", "main"]
 # The plugins a run needs, by their pytest11 entry point names (how autoloading would name
@@ -67,7 +69,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="write every exchange, redacted, to REPORT_DIR/evidence/",
     )
     for setting in opt.SETTINGS:
-        metavar = opt.METAVARS.get(setting.kind) or setting.key.upper()
+        metavar = opt.metavar_of(setting)
         run.add_argument(
             setting.flag, dest=setting.dest, default=None, metavar=metavar, help=setting.help
         )
@@ -111,11 +113,12 @@ def join_dash_values(argv: Sequence[str]) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(  # a misspelt flag gets "did you mean"
         prog="conformance",
         description="Conformance kit for the Global Payments Service Interface.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    # the top parser reports unknown flags (with a suggestion); subcommands stay plain
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=argparse.ArgumentParser)
     _run_parser(sub)
     serve = sub.add_parser(
         "serve",
@@ -191,7 +194,10 @@ def pytest_arguments(ns: argparse.Namespace, report_dir: Path | None = None) -> 
         value = getattr(ns, setting.dest)
         if value is not None and setting is not opt.REPORT_DIR:
             args.append(f"{setting.flag}={value}")
-    return args + passed_through(ns.pytest_args)
+    extra = passed_through(ns.pytest_args)
+    if not any(arg.startswith(("-v", "--verbose", "--tb")) for arg in extra):
+        args.append("--tb=no")  # tracebacks and exchanges are in the reports; -v shows them
+    return args + extra
 
 
 class _RunOptions:
@@ -278,11 +284,9 @@ def command_run(
     """
     import pytest
 
-    from conformance.reporting.summaries import last_outcome
+    from conformance.reporting.summaries import RunOutcome
 
-    outcome = last_outcome()
-    outcome.verdict, outcome.reason, outcome.reporter = "incomplete", None, None
-    outcome.usage_error = None
+    outcome = run_outcome.RUN.outcome = RunOutcome()  # handed to the session as a plugin
     crash: BaseException | None = None
     code: int = pytest.ExitCode.INTERRUPTED
     report_dir = report_dir or _report_dir(ns, profile)
@@ -294,7 +298,8 @@ def command_run(
             warm_workers.start()  # after the sandbox's launch: it overlaps the imports
         try:
             code = pytest.main(
-                pytest_arguments(ns, report_dir), plugins=_handed_over(ns, profile, report_dir)
+                pytest_arguments(ns, report_dir),
+                plugins=[outcome, *_handed_over(ns, profile, report_dir)],
             )
         finally:
             embedded.cancel_early()  # pytest stopped before the plugin took it
@@ -303,19 +308,19 @@ def command_run(
         pass
     except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
         crash = exc
-    return session_exit_code(code, crash, report_dir)
+    return session_exit_code(code, crash, report_dir, outcome)
 
 
-def session_exit_code(code: int, crash: BaseException | None, report_dir: Path) -> int:
-    """The exit code of a session that ended with pytest's ``code`` (or ``crash``), the
-    reports in ``report_dir`` saying the same (``run`` and ``receiver`` share it)."""
+def session_exit_code(
+    code: int, crash: BaseException | None, report_dir: Path, outcome: RunOutcome
+) -> int:
+    """The exit code of a session that ended with pytest's ``code`` (or ``crash``) and
+    concluded ``outcome``, the reports in ``report_dir`` saying the same (``run`` and
+    ``receiver`` share it)."""
     import pytest
 
-    from conformance.reporting.summaries import last_outcome
-
-    outcome = last_outcome()
     if stop_signal.stopping() or crash is not None:
-        return run_outcome.end_abnormally(report_dir, crash)
+        return run_outcome.end_abnormally(report_dir, crash, outcome)
     if code == pytest.ExitCode.USAGE_ERROR:
         run_outcome.write_verdict_only(report_dir, "usage_error", outcome.usage_error)
         return EXIT_USAGE
@@ -339,7 +344,7 @@ def session_exit_code(code: int, crash: BaseException | None, report_dir: Path) 
         return EXIT_FAILED  # also an expired waiver, with every test passing
     if code == pytest.ExitCode.OK and outcome.reporter is not None:
         return EXIT_OK
-    run_outcome.end_abnormally(report_dir, None)  # pytest ended without the plugin's verdict
+    run_outcome.end_abnormally(report_dir, None, outcome)  # pytest ended without a verdict
     return EXIT_INCOMPLETE
 
 

@@ -90,7 +90,8 @@ def schema_registry() -> SchemaRegistry:
 @pytest.fixture(scope="session")
 def client(pytestconfig: pytest.Config, profile: TargetProfile) -> Iterator[TargetClient]:
     """The client acting as the primary platform."""
-    target = TargetClient.for_profile(profile, session_state(pytestconfig).log)
+    state = session_state(pytestconfig)
+    target = TargetClient.for_profile(profile, state.log, state=state.exchange)
     yield target
     target.close()
 

@@ -34,8 +34,6 @@ from conformance.contract.markers import (
 )
 from conformance.contract.markers import skip_reason as marker_skip_reason
 from conformance.contract.requirements import PARTS
-from conformance.exchange.client import TARGET_HEALTH
-from conformance.exchange.ledger import LEDGER
 from conformance.ground import hookspecs, options, progress, redaction, stop_signal
 from conformance.ground.datafiles import SUITES_DIR
 from conformance.ground.exit_codes import EXIT_NOT_RUN
@@ -49,8 +47,9 @@ from conformance.ground.secrets import (
     register_secret,
 )
 from conformance.reporting import run_plan
-from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, last_outcome
+from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, run_outcome_of
 from conformance.run import embedded, report_writers, warm_workers, webhook_sink
+from conformance.run.early_stop import stop_run
 from conformance.run.hypothesis_storage import keep_hypothesis_storage_in_the_kit_cache
 from conformance.run.preflight import preflight
 from conformance.run.process_end import end_process
@@ -151,7 +150,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         _configure_controller(config)
     except pytest.UsageError as exc:  # the summary says it, as the console does
-        last_outcome().usage_error = str(exc)
+        run_outcome_of(config).usage_error = str(exc)
         raise
 
 
@@ -177,9 +176,8 @@ def _configure_controller(config: pytest.Config) -> None:
     for lane in state.lanes():
         _register_secrets(lane.profile)
     summary = report_writers.start_reports(config, state.profile, earlier)
-    checked = preflight(state.profile)
-    TARGET_HEALTH.reset()
-    LEDGER.clear()  # a session compares only what its own target said in it
+    checked = preflight(state.profile, state.exchange)
+    state.exchange.reset()  # a session compares only what its own target said in it
     if checked.problem is not None:
         _stop_at_preflight(summary, checked.problem, checked.elapsed_s)
     if parts & webhook_sink.SINK_PARTS and state.profile.writes_allowed:
@@ -200,7 +198,7 @@ def _stop_at_preflight(summary: SummaryReporter, problem: str, elapsed_s: float)
     summary.stop_target_down(f"preflight ({elapsed_s:.1f} s): {problem}")
     summary.write(summary.build())
     summary.record_outcome()
-    pytest.exit(f"conformance: could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
+    stop_run(f"could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
 
 
 def _start_workers_warm(config: pytest.Config) -> None:
@@ -284,7 +282,7 @@ def _activate(config: pytest.Config, state: SessionState) -> None:
     from conformance.exchange import rate_limit
     from conformance.reporting import waivers
 
-    rate_limit.install(config, state.profile.rate_limit)
+    rate_limit.install(config, state.exchange.throttle, state.profile.rate_limit)
 
     waivers.install(config, state.profile.waivers)
     config.pluginmanager.import_plugin("conformance.run.scheduling")

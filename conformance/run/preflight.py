@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange import rate_limit
-from conformance.exchange.client import TargetClient
+from conformance.exchange.client import ExchangeState, TargetClient
 from conformance.exchange.rate_limit import retry_after_seconds
 from conformance.exchange.target_health import is_throttling, throttling_problem
 from conformance.ground.profile import TargetProfile
@@ -33,11 +33,12 @@ class PreflightResult:
     elapsed_s: float
 
 
-def preflight(profile: TargetProfile) -> PreflightResult:
-    """Check the target in a few seconds; say what to fix when it cannot be tested."""
+def preflight(profile: TargetProfile, state: ExchangeState) -> PreflightResult:
+    """Check the target in a few seconds; say what to fix when it cannot be tested.
+    ``state`` is the session's (its requests keep to --rate-limit too)."""
     started = time.monotonic()
-    rate_limit.configure(profile.rate_limit)  # its requests keep to --rate-limit too
-    problem = _key_problem(profile) or _target_problem(profile)
+    rate_limit.configure(state.throttle, profile.rate_limit)
+    problem = _key_problem(profile) or _target_problem(profile, state)
     return PreflightResult(problem, time.monotonic() - started)
 
 
@@ -53,10 +54,10 @@ def _key_problem(profile: TargetProfile) -> str | None:
     return None
 
 
-def _target_problem(profile: TargetProfile) -> str | None:
+def _target_problem(profile: TargetProfile, state: ExchangeState) -> str | None:
     assert profile.base_url is not None
     client = TargetClient.for_profile(
-        profile, timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S)
+        profile, timeout=min(profile.request_timeout, PREFLIGHT_DEADLINE_S), state=state
     )
     url = f"{profile.base_url}/config"
     try:
@@ -82,7 +83,7 @@ def _target_problem(profile: TargetProfile) -> str | None:
         if is_throttling(response.status, retry_after):
             return throttling_problem(
                 throttled, f"GET {url}", response.status, retry_after_seconds(retry_after),
-                rate_limit.THROTTLE.enabled,
+                state.throttle.enabled,
             )  # fmt: skip
         if response.status in (401, 403):
             return (

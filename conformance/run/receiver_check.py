@@ -27,11 +27,12 @@ from conformance.contract.markers import (
     register_markers,
 )
 from conformance.contract.requirements import receiver_catalogue
-from conformance.exchange.client import TARGET_HEALTH, ExchangeLog
+from conformance.exchange.client import ExchangeLog
 from conformance.ground import redaction, stop_signal
 from conformance.ground.exit_codes import EXIT_NOT_RUN
 from conformance.ground.profile import TargetProfile
-from conformance.reporting.summaries import SummaryReporter, last_outcome
+from conformance.reporting.summaries import SummaryReporter, run_outcome_of
+from conformance.run.early_stop import stop_run
 from conformance.run.state import STATE_KEY, SessionState
 from conformance.webhooks.delivering.deliveries import signed
 from conformance.webhooks.delivering.event_bodies import make_test_event
@@ -82,7 +83,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "conformance receiver: -n: the cases are deliveries in an order, made from one "
             "process. Drop -n."
         )
-        last_outcome().usage_error = message  # the summary says it, as the console does
+        run_outcome_of(config).usage_error = message  # the summary says it, as the console does
         raise pytest.UsageError(message)
     stop_signal.install()  # as the command did already: also when run by `cli.main`
     # the shared writers read the session's profile for the report folder and the log
@@ -98,14 +99,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.import_plugin("conformance.run.interruption")
     config.pluginmanager.import_plugin("conformance.run.report_writers")
     summary = SummaryReporter(
-        Path(profile.report_dir), receiver_catalogue(), profile.target_view(), check="receiver"
+        Path(profile.report_dir),
+        receiver_catalogue(),
+        profile.target_view(),
+        check="receiver",
+        outcome=run_outcome_of(config),
     )
     _reach(profile, summary)
-    TARGET_HEALTH.reset()
     config.stash[RECEIVER_KEY] = Receiver(
         profile.url,
         profile.key,
-        receiver_client(profile.delivery_timeout, state.log, profile.ca_file),
+        receiver_client(profile.delivery_timeout, state.log, profile.ca_file, state.exchange),
     )
     config.pluginmanager.register(summary, "conformance-summary")
 
@@ -129,7 +133,7 @@ def _reach(profile: ReceiverProfile, summary: SummaryReporter) -> None:
         summary.stop_target_down(f"preflight: {problem}")
         summary.write(summary.build())
         summary.record_outcome()
-        pytest.exit(f"conformance: could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
+        stop_run(f"could not run (exit {EXIT_NOT_RUN}): {problem}", EXIT_NOT_RUN)
     finally:
         client.close()
 

@@ -174,7 +174,7 @@ def check_receiver(ns: argparse.Namespace) -> int:
     import pytest
 
     from conformance.reporting.report_paths import render_locations
-    from conformance.reporting.summaries import last_outcome
+    from conformance.reporting.summaries import RunOutcome
     from conformance.run.cli import session_exit_code
 
     report_dir = _report_dir(ns)
@@ -188,19 +188,16 @@ def check_receiver(ns: argparse.Namespace) -> int:
         return EXIT_USAGE
     run_outcome.RUN.report_dir = report_dir
     run_outcome.write_verdict_only(report_dir, "incomplete", None)
-    outcome = last_outcome()
-    outcome.verdict, outcome.reason, outcome.reporter, outcome.usage_error = (
-        "incomplete", None, None, None,
-    )  # fmt: skip
+    outcome = run_outcome.RUN.outcome = RunOutcome()  # handed to the session as a plugin
     crash: BaseException | None = None
     code: int = pytest.ExitCode.INTERRUPTED
     try:
-        code = pytest.main(pytest_arguments(ns, report_dir), plugins=[profile])
+        code = pytest.main(pytest_arguments(ns, report_dir), plugins=[outcome, profile])
     except KeyboardInterrupt:  # before pytest's session, or after it said its verdict
         pass
     except Exception as exc:  # a crash of the kit: the reports say INCOMPLETE
         crash = exc
-    run_outcome.RUN.code = session_exit_code(code, crash, report_dir)
+    run_outcome.RUN.code = session_exit_code(code, crash, report_dir, outcome)
     print(f"{render_locations(report_dir)}\nconformance: exit {run_outcome.RUN.code}")
     return run_outcome.RUN.code
 

@@ -14,13 +14,14 @@ from typing import Any
 import allure
 import pytest
 
-from conformance.contract.markers import REQUESTS_PROPERTY, item_part
+from conformance.contract.markers import REQUESTS_PROPERTY, REQUIREMENTS_PROPERTY, item_part
 from conformance.contract.requirements import default_catalogue
-from conformance.exchange.client import TARGET_HEALTH
 from conformance.exchange.evidence import Exchange
+from conformance.exchange.run_state import ExchangeState
 from conformance.exchange.target_health import count_throttling
 from conformance.ground import redaction
 from conformance.ground.profile import TargetProfile
+from conformance.reporting import causes
 from conformance.reporting.exchange_evidence import record as record_exchanges
 from conformance.reporting.exchange_evidence import start as start_evidence
 from conformance.reporting.interface_coverage import (
@@ -29,7 +30,7 @@ from conformance.reporting.interface_coverage import (
     InterfaceCoverage,
     Recorder,
 )
-from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter
+from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, run_outcome_of
 from conformance.run.state import STATE_KEY
 
 __all__ = ["MAX_ATTACHED_EXCHANGES", "last_scrub", "start_reports", "target_view"]
@@ -41,7 +42,12 @@ def start_reports(config: pytest.Config, profile: TargetProfile, earlier: Any) -
     """The run's summary reporter (compared with the ``earlier`` baseline, if any), with the
     evidence folder started and Allure's attachments scrubbed."""
     redaction.install_allure_scrubbing()
-    summary = SummaryReporter(Path(profile.report_dir), default_catalogue(), target_view(profile))
+    summary = SummaryReporter(
+        Path(profile.report_dir),
+        default_catalogue(),
+        target_view(profile),
+        outcome=run_outcome_of(config),
+    )
     summary.baseline = earlier
     summary.coverage = InterfaceCoverage(lambda: _deliveries(config))
     start_evidence(config, profile)
@@ -92,16 +98,26 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
     report: pytest.TestReport = outcome.get_result()
     exchanges = state.log.take() if call.when == "call" or report.failed else []
     if report.failed and not exchanges and call.excinfo is not None:
-        _count_a_remembered_throttle(call.excinfo.value)
-    if TARGET_HEALTH.down is not None:
-        report.user_properties.append((TARGET_DOWN_PROPERTY, TARGET_HEALTH.down))
-        item.session.shouldstop = f"conformance: {TARGET_HEALTH.down}"
+        _count_a_remembered_throttle(call.excinfo.value, state.exchange)
+    if call.when in ("setup", "call"):  # a defect met on the way blocks, charged once
+        own = [
+            r
+            for k, v in item.user_properties
+            if k == REQUIREMENTS_PROPERTY
+            for r in str(v).split(",")
+        ]
+        causes.charge(report, own, call.excinfo.value if call.excinfo else None)
+    down = state.exchange.health.down
+    if down is not None:
+        report.user_properties.append((TARGET_DOWN_PROPERTY, down))
+        item.session.shouldstop = f"conformance: {down}"
     if call.when == "call" or (call.when == "setup" and not report.passed):
         record_exchanges(item.config, state.profile.report_dir, report.nodeid, exchanges)
         report.user_properties.append((REQUESTS_PROPERTY, len(exchanges)))
         _note_coverage(item.config, report, exchanges)
         _attach_exchanges(exchanges)
-        if report.failed and exchanges:
+        if report.failed and exchanges and item.config.get_verbosity() > 0:
+            # the console shows them with -v; the evidence and Allure always hold them
             shown = exchanges[-5:]
             text = "\n\n".join(e.to_text() for e in shown)
             report.sections.append(
@@ -119,7 +135,7 @@ def _note_coverage(config: pytest.Config, report: pytest.TestReport, exchanges: 
         report.user_properties.append((COVERAGE_PROPERTY, json.dumps(contribution)))
 
 
-def _count_a_remembered_throttle(failure: BaseException) -> None:
+def _count_a_remembered_throttle(failure: BaseException, state: ExchangeState) -> None:
     """A test that failed on a throttling answer it did not ask for itself (a fixture's
     failure, which pytest raises again for each test that asks for it) counts as one more
     throttled answer: it could not proceed either, yet sent nothing the client counts."""
@@ -128,7 +144,11 @@ def _count_a_remembered_throttle(failure: BaseException) -> None:
         return
     headers = {name.lower(): value for name, value in exchange.response_headers.items()}
     count_throttling(
-        f"{exchange.method} {exchange.url}", exchange.status, headers.get("retry-after")
+        f"{exchange.method} {exchange.url}",
+        exchange.status,
+        headers.get("retry-after"),
+        state.health,
+        state.throttle,
     )
 
 

@@ -12,10 +12,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.ground import options as opt
 from conformance.ground import stop_signal
 from conformance.ground.exit_codes import EXIT_CODES, EXIT_INCOMPLETE
+
+if TYPE_CHECKING:  # read lazily: the reports are heavy to import before a run
+    from conformance.reporting.summaries import RunOutcome
 
 __all__ = [
     "RUN",
@@ -28,24 +32,28 @@ __all__ = [
 
 
 class _RunState:
-    """How far this process's ``conformance run`` got: its claimed folder, its exit code."""
+    """How far this process's ``conformance run`` got: its claimed folder, its exit code,
+    and the outcome it handed to its session."""
 
     report_dir: Path | None = None
     code: int | None = None
+    outcome: RunOutcome | None = None
 
 
 RUN = _RunState()
 
 
-def end_abnormally(report_dir: Path, crash: BaseException | None) -> int:
+def end_abnormally(
+    report_dir: Path, crash: BaseException | None, outcome: RunOutcome | None = None
+) -> int:
     """The run was stopped (a signal) or crashed: the reports say INCOMPLETE with the counts
     of the tests that finished (or the target could not be tested, if that came first),
     the report folder is scrubbed once more, and one line says so: no traceback for a stop.
     """
     from conformance.ground import redaction
-    from conformance.reporting.summaries import last_outcome
+    from conformance.reporting.summaries import RunOutcome
 
-    outcome = last_outcome()
+    outcome = outcome or RUN.outcome or RunOutcome()
     signal_name = stop_signal.stopping()
     if crash is not None and signal_name is None:
         import traceback

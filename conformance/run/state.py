@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.exchange.client import ExchangeLog
+from conformance.exchange.run_state import ExchangeState
 from conformance.ground.profile import TargetProfile
+from conformance.webhooks.delivery_health import DeliveryHealth
 
 if TYPE_CHECKING:  # these modules build sessions: they import this one
     from conformance.run.embedded import EmbeddedSandbox
@@ -19,10 +21,14 @@ __all__ = ["STATE_KEY", "SessionState", "session_state"]
 
 @dataclass
 class SessionState:
-    """What the plugin knows in this process: the profile, the sink, the evidence log."""
+    """What the plugin knows in this process: the profile, the sink, the evidence log, and
+    the run state its clients and sink views are handed (the target's health, the throttle,
+    the ledger; the webhook waits' streaks). Made at configure, gone at unconfigure."""
 
     profile: TargetProfile
     log: ExchangeLog = field(default_factory=ExchangeLog)
+    exchange: ExchangeState = field(default_factory=ExchangeState)
+    delivery: DeliveryHealth = field(default_factory=DeliveryHealth)
     sink: LaneSink | None = None  # this lane's webhook sink, once started
     embedded: EmbeddedSandbox | None = None
     # embedded runs under xdist: a session per further sandbox, each with its own sink

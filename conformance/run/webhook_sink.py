@@ -114,7 +114,7 @@ def _start_sink(state: SessionState) -> None:
     )
     server.start()
     sink = state.sink = LaneSink(url=server.url, control_url=server.control_url, server=server)
-    plumbing = TargetClient.for_profile(profile)
+    plumbing = TargetClient.for_profile(profile, state=state.exchange)
 
     def call(method: str, body: dict[str, Any] | None = None) -> Any:
         response = plumbing.request(method, "/config", json=body, validate=False)
@@ -372,7 +372,10 @@ def webhook_sink(
         sink_url=sink.url or control_url,
         remedies=sink_remedies(profile),
         probe=probe if profile.environment == "sandbox" else None,
+        streaks=state.delivery,
+        health=state.exchange.health,
         # its payment events are cross-checked with what the client's answers stated
+        ledger=state.exchange.ledger,
         ledger_scope=(client.base_url, client.credentials.client_id)
         if client.credentials
         else None,

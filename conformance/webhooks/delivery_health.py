@@ -12,8 +12,9 @@ waits to the last. After ``WAITS_IN_A_ROW`` of them:
   failures (events it does not send, or a profile setting that expects other events), and
   the run goes on;
 - if it does not (or in production, where none can be asked for), the run cannot test
-  webhooks: the target is taken as not testable (``TARGET_HEALTH.stop``), the plugin stops
-  the run with the could-not-run verdict, and its reason names each wait that timed out.
+  webhooks: the target is taken as not testable (the session's ``TargetHealth.stop``), the
+  plugin stops the run with the could-not-run verdict, and its reason names each wait that
+  timed out.
 
 A wait that is satisfied, or ruled out by a delivery, ends the streak; so does any authentic
 delivery between two waits (a target that delivers some events but not the awaited ones
@@ -29,11 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.exchange.target_health import TARGET_HEALTH
+from conformance.exchange.target_health import TargetHealth
 from conformance.webhooks.sink import Delivery, SinkRuledOut, SinkTimeout, SinkView
 
 __all__ = [
-    "DELIVERY_HEALTH",
     "MIN_COUNTED_WAIT_S",
     "WAITS_IN_A_ROW",
     "DeliveryHealth",
@@ -105,9 +105,6 @@ class DeliveryHealth:
             return tuple(self._streak) if len(self._streak) >= self.limit else None
 
 
-DELIVERY_HEALTH = DeliveryHealth()
-
-
 def _current_test() -> str | None:
     """The test that is running (pytest sets ``PYTEST_CURRENT_TEST``), without its phase."""
     current = os.environ.get("PYTEST_CURRENT_TEST")
@@ -115,14 +112,15 @@ def _current_test() -> str | None:
 
 
 class WatchedSinkView(SinkView):
-    """A :class:`SinkView` whose waits feed :data:`DELIVERY_HEALTH`.
+    """A :class:`SinkView` whose waits feed the session's :class:`DeliveryHealth`.
 
     Args:
         sink_url: the URL the target delivers to, for the stop's message.
         remedies: what to check when deliveries do not reach the sink (a sentence).
         probe: asks the target for a TEST event and says why no authentic one arrived (None
             when one did); None where none can be asked for (production).
-        streaks: the counter (the process's own by default).
+        streaks: the session's counter of timed-out waits.
+        health: the session's target health (a stop is recorded there).
     """
 
     def __init__(
@@ -133,14 +131,16 @@ class WatchedSinkView(SinkView):
         sink_url: str,
         remedies: str,
         probe: Callable[[], str | None] | None = None,
-        streaks: DeliveryHealth | None = None,
+        streaks: DeliveryHealth,
+        health: TargetHealth,
         **kwargs: Any,
     ) -> None:
         super().__init__(control_url, public_key, **kwargs)
         self.sink_url = sink_url
         self.remedies = remedies
         self.probe = probe
-        self.streaks = streaks or DELIVERY_HEALTH
+        self.streaks = streaks
+        self.target_health = health
 
     def wait_for_all(
         self,
@@ -154,8 +154,8 @@ class WatchedSinkView(SinkView):
         set_aside_too: bool = False,
     ) -> list[Delivery]:
         """:meth:`SinkView.wait_for_all`, counted; not made once the run is stopping."""
-        if TARGET_HEALTH.down is not None:
-            raise WaitNotMade(description, TARGET_HEALTH.down)
+        if self.target_health.down is not None:
+            raise WaitNotMade(description, self.target_health.down)
         began = self.mark()
         try:
             found = super().wait_for_all(
@@ -187,7 +187,7 @@ class WatchedSinkView(SinkView):
                 self.streaks.delivered()
                 return
             probed = f"Asked for a TEST event then: {why}."
-        TARGET_HEALTH.stop(self._stop_reason(streak, probed))
+        self.target_health.stop(self._stop_reason(streak, probed))
 
     def _stop_reason(self, streak: tuple[TimedOutWait, ...], probed: str) -> str:
         waits = "; ".join(f"{n}. {w.text()}" for n, w in enumerate(streak, 1))

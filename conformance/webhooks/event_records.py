@@ -22,7 +22,6 @@ from urllib.parse import quote
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.client import TargetClient
-from conformance.exchange.ledger import LEDGER
 from conformance.webhooks.sink import Delivery
 
 __all__ = ["NOT_THEIRS", "SCRATCH_PATH", "Misdirected", "RecordOwners", "reused_ids"]
@@ -106,8 +105,9 @@ class RecordOwners:
             return False
         second = (self._second.base_url, self._second.credentials.client_id)
         own = self._client.credentials
-        mine = own is not None and LEDGER.knows((self._client.base_url, own.client_id), record)
-        return LEDGER.knows(second, record) and not mine
+        ledger = self._client.state.ledger
+        mine = own is not None and ledger.knows((self._client.base_url, own.client_id), record)
+        return ledger.knows(second, record) and not mine
 
     def misdirected(self, deliveries: Iterable[Delivery]) -> list[Misdirected]:
         """The deliveries about a record this platform says is not its own."""

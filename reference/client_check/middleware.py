@@ -76,11 +76,11 @@ class ClientCheckMiddleware:
 
             return await uploads.upload_problems(scope, _replay(messages, done))
 
-        request_checks.basic_credentials(self.services, headers, judged)
-        request_checks.request_body(method, path, raw, judged)
-        request_checks.idempotency_key(method, path, headers, judged)
-        await request_checks.signed_retry(self.services, method, path, headers, judged)
-        await request_checks.document_upload(method, path, upload_problems, judged)
+        seen = request_checks.SeenRequest(
+            self.services, method, path, headers, raw, upload_problems
+        )
+        for check in request_checks.CHECKS:
+            await check(seen, judged)
         self.journal.write(
             {"kind": "request", "method": method, "path": path, "checked": sorted(judged.checked)}
         )

@@ -1,12 +1,15 @@
 """The checks of a request as it arrived, each judging one rule: the Basic credentials, the
 JSON body against its request shape, Idempotency-Key, the signed retry's headers and the
-document upload. Each takes the request's parts and adds to its judgement."""
+document upload. Each has one signature, ``check(seen, judged)``: it reads the request as
+:class:`SeenRequest` holds it and adds to its judgement; :func:`request_check` registers it
+and the middleware runs every registered check in :data:`CHECKS` order."""
 
 from __future__ import annotations
 
 import base64
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from starlette.datastructures import Headers
 
@@ -39,17 +42,41 @@ SIGNED_OPERATIONS = (
 )
 
 
-def basic_credentials(services: Services, headers: Headers, judged: Judgement) -> None:
+@dataclass(frozen=True, slots=True)
+class SeenRequest:
+    """One request as the check saw it: the route path (under the base path), the whole
+    raw body, and the multipart upload's problems when asked for."""
+
+    services: Services
+    method: str
+    path: str
+    headers: Headers
+    raw: bytes
+    upload_problems: Callable[[], Awaitable[list[str]]]
+
+
+RequestCheck = Callable[[SeenRequest, Judgement], Awaitable[None]]
+CHECKS: list[RequestCheck] = []  # filled at import by @request_check, in the order written
+
+
+def request_check(check: RequestCheck) -> RequestCheck:
+    """Register ``check`` to judge every request."""
+    CHECKS.append(check)
+    return check
+
+
+@request_check
+async def basic_credentials(seen: SeenRequest, judged: Judgement) -> None:
     """A platform request carries Basic credentials of this sandbox (§5 Authentication);
     an agent's Bearer token is the agents' own scheme and is not judged here, but a Bearer
     that carries the platform's own API credentials is (``_platform_bearer``)."""
-    header = headers.get("authorization")
+    header = seen.headers.get("authorization")
     if bearer.is_bearer(header):
         assert header is not None
-        _platform_bearer(services, header, judged)
+        _platform_bearer(seen.services, header, judged)
         return
     try:
-        authenticate(services, header)
+        authenticate(seen.services, header)
     except Unauthorized as refused:
         judged.finds(
             BASIC_CREDENTIALS,
@@ -88,8 +115,10 @@ def _platform_bearer(services: Services, header: str, judged: Judgement) -> None
     )
 
 
-def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
+@request_check
+async def request_body(seen: SeenRequest, judged: Judgement) -> None:
     """A body whose shape §4 shows follows it; every invalid field is named in one finding."""
+    method, path, raw = seen.method, seen.path, seen.raw
     schema = body_schemas.schema_for(method, path)
     if schema is None:
         return
@@ -115,9 +144,11 @@ def request_body(method: str, path: str, raw: bytes, judged: Judgement) -> None:
     judged.finds(REQUEST_BODY, f"{where} ({schema}): {count}: {listed}", clause)
 
 
-def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement) -> None:
+@request_check
+async def idempotency_key(seen: SeenRequest, judged: Judgement) -> None:
     """``POST /internal-accounts``: a key of at most 255 characters; none is allowed, but
     strongly recommended (an advisory)."""
+    method, path, headers = seen.method, seen.path, seen.headers
     if method != "POST" or not body_schemas.matches("/internal-accounts", path):
         return
     key = headers.get("idempotency-key")
@@ -138,13 +169,13 @@ def idempotency_key(method: str, path: str, headers: Headers, judged: Judgement)
         judged.checks(IDEMPOTENCY_KEY)
 
 
-async def signed_retry(
-    services: Services, method: str, path: str, headers: Headers, judged: Judgement
-) -> None:
+@request_check
+async def signed_retry(seen: SeenRequest, judged: Judgement) -> None:
     """A retry carrying ``Service-Wallet-Signature`` carries ``Request-Id`` too, and one
     carrying the ``Request-Id`` of a 202 answer (a payloadToSign was issued under it)
     carries the signature (§5 items 1 and 4). Any other ``Request-Id`` alone is no retry:
     the OTP and passkey verify echo the challenge's, and clients send it for tracing."""
+    method, path, headers = seen.method, seen.path, seen.headers
     signed = any(
         method == one and body_schemas.matches(template, path)
         for one, template in SIGNED_OPERATIONS
@@ -154,7 +185,7 @@ async def signed_retry(
     if SIGNATURE_HEADER not in headers:
         request_id = headers.get(REQUEST_ID_HEADER)
         issued = request_id is not None and await call_sync(
-            services.settings, _payload_issued, services, request_id
+            seen.services.settings, _payload_issued, seen.services, request_id
         )
         if issued:
             judged.finds(
@@ -180,14 +211,13 @@ def _payload_issued(services: Services, request_id: str) -> bool:
     return row is not None
 
 
-async def document_upload(
-    method: str, path: str, problems: Callable[[], Awaitable[list[str]]], judged: Judgement
-) -> None:
+@request_check
+async def document_upload(seen: SeenRequest, judged: Judgement) -> None:
     """``POST /documents`` is the multipart upload of §2 Document; every problem in one
     finding."""
-    if method != "POST" or not body_schemas.matches("/documents", path):
+    if seen.method != "POST" or not body_schemas.matches("/documents", seen.path):
         return
-    found = await problems()
+    found = await seen.upload_problems()
     if not found:
         judged.checks(DOCUMENT_UPLOAD)
         return

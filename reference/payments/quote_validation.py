@@ -191,33 +191,15 @@ def _texts(problems: Problems, body: Mapping[str, Any]) -> dict[str, str]:
     return texts
 
 
-def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> ValidQuote:
-    """The priced request, or the errors of §7 in the order the module docstring gives."""
-    problems = Problems()
-    for key in REQUIRED:
-        problems.required(body, key, "")
-    problems.no_nulls(body, _OPTIONAL, "")
-    source = _source(services, platform_id, problems, body.get("source"))
-    destination, rail = _destination(services, platform_id, problems, body.get("destination"))
-    destination = bind(destination, source)  # a UMA address pays in the source's terms
-    side = body.get("lockedCurrencySide")
-    if side is not None:
-        side = problems.one_of("lockedCurrencySide", side, SIDES)
-    amount = body.get("lockedCurrencyAmount")
-    if amount is not None:
-        amount = problems.integer("lockedCurrencyAmount", amount, minimum=1, maximum=MAX_AMOUNT)
-    immediately = body.get("immediatelyExecute")
-    if immediately is not None:
-        immediately = problems.boolean("immediatelyExecute", immediately)
-    check_immediately(services, problems, source, immediately)
-    check_uma_amount(services, platform_id, problems, destination, amount)
-    description = body.get("description")
-    if description is not None:
-        description = problems.string("description", description)
-    texts = _texts(problems, body)
-    override = body.get("platformFeeOverride")
-    if override is not None:
-        override = _override(problems, override)
+def _account_problems(
+    services: Services,
+    platform_id: str,
+    problems: Problems,
+    body: Mapping[str, Any],
+    source: Any,
+    destination: Account | None,
+) -> customer_store.Customer | None:
+    """The problems of the accounts' states, owners and rates; the source's customer."""
     customer = None
     if source is not None and source.customer_id is not None:
         customer = customer_store.load(services.db, platform_id, source.customer_id)
@@ -250,6 +232,37 @@ def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> V
             )
         if not (rates.has_rate(source.currency) and rates.has_rate(destination.currency)):
             problems.conflict("destination.accountId", "NO_RATE", "no rate for this currency pair")
+    return customer
+
+
+def validate(services: Services, platform_id: str, body: Mapping[str, Any]) -> ValidQuote:
+    """The priced request, or the errors of §7 in the order the module docstring gives."""
+    problems = Problems()
+    for key in REQUIRED:
+        problems.required(body, key, "")
+    problems.no_nulls(body, _OPTIONAL, "")
+    source = _source(services, platform_id, problems, body.get("source"))
+    destination, rail = _destination(services, platform_id, problems, body.get("destination"))
+    destination = bind(destination, source)  # a UMA address pays in the source's terms
+    side = body.get("lockedCurrencySide")
+    if side is not None:
+        side = problems.one_of("lockedCurrencySide", side, SIDES)
+    amount = body.get("lockedCurrencyAmount")
+    if amount is not None:
+        amount = problems.integer("lockedCurrencyAmount", amount, minimum=1, maximum=MAX_AMOUNT)
+    immediately = body.get("immediatelyExecute")
+    if immediately is not None:
+        immediately = problems.boolean("immediatelyExecute", immediately)
+    check_immediately(services, problems, source, immediately)
+    check_uma_amount(services, platform_id, problems, destination, amount)
+    description = body.get("description")
+    if description is not None:
+        description = problems.string("description", description)
+    texts = _texts(problems, body)
+    override = body.get("platformFeeOverride")
+    if override is not None:
+        override = _override(problems, override)
+    customer = _account_problems(services, platform_id, problems, body, source, destination)
     problems.raise_if_any()
     assert source is not None and destination is not None
     assert isinstance(side, str) and isinstance(amount, int)

@@ -9,7 +9,7 @@ import pytest
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import default_registry
-from conformance.exchange.client import TARGET_HEALTH, ExchangeLog, TargetClient, TargetHealth
+from conformance.exchange.client import ExchangeLog, ExchangeState, TargetClient, TargetHealth
 from conformance.exchange.evidence import Redactor
 from conformance.ground.profile import Credentials
 from conformance.ground.secrets import register_basic_credentials
@@ -89,21 +89,19 @@ def test_a_trickling_target_is_cut_at_the_total_deadline():
 
 
 def test_consecutive_unanswered_requests_mark_the_target_down():
-    TARGET_HEALTH.reset()
-    try:
-        with HostileTarget("reset") as target:
-            client = make_client(target.base_url)
-            for _ in range(TARGET_HEALTH.limit):
-                with pytest.raises(ConformanceFailure):
-                    client.get("/config")
-        assert TARGET_HEALTH.down is not None and "in a row" in TARGET_HEALTH.down
-        # once it is down, requests are not sent (and not waited on) any more
-        with HostileTarget("hang") as target:
-            with pytest.raises(ConformanceFailure, match="stopped answering"):
-                make_client(target.base_url).get("/config")
-            assert target.requests == 0
-    finally:
-        TARGET_HEALTH.reset()
+    state = ExchangeState()  # the session's, shared by its clients
+    health = state.health
+    with HostileTarget("reset") as target:
+        client = make_client(target.base_url, state=state)
+        for _ in range(health.limit):
+            with pytest.raises(ConformanceFailure):
+                client.get("/config")
+    assert health.down is not None and "in a row" in health.down
+    # once it is down, requests are not sent (and not waited on) any more
+    with HostileTarget("hang") as target:
+        with pytest.raises(ConformanceFailure, match="stopped answering"):
+            make_client(target.base_url, state=state).get("/config")
+        assert target.requests == 0
 
 
 def test_two_long_unanswered_requests_in_a_row_mark_the_target_down():
@@ -122,26 +120,24 @@ def test_two_long_unanswered_requests_in_a_row_mark_the_target_down():
 def test_an_answer_over_the_size_cap_is_too_large_not_unanswered():
     """Too large to read is still an answer: it names the cap and what arrived, and it
     neither counts towards "the target stopped answering" nor lets a streak go on."""
-    TARGET_HEALTH.reset()
-    try:
-        with HostileTarget("oversized", oversized_bytes=1 << 20) as target:
-            client = make_client(target.base_url, max_bytes=65_536)
-            TARGET_HEALTH.unanswered("GET /earlier", "refused")
-            TARGET_HEALTH.unanswered("GET /earlier", "refused")
-            for _ in range(TARGET_HEALTH.limit + 1):
-                with pytest.raises(ConformanceFailure) as info:
-                    client.get("/config")
-            assert TARGET_HEALTH.down is None
-            assert target.requests == TARGET_HEALTH.limit + 1  # every one was sent
-            TARGET_HEALTH.unanswered("GET /later", "refused")  # a new streak, of one
-            assert TARGET_HEALTH.down is None
-        message = str(info.value)
-        assert message.startswith("Conventions: the answer to GET /config is read only up to")
-        assert "size cap of 65536 bytes; this 200 answer is larger" in message
-        assert "got more than 65536 bytes (the kit stopped reading at 655" in message
-        assert "must answer" not in message and "no answer" not in message
-        exchange = client.log.take()[-1]
-        assert exchange.status == 200 and exchange.error is None
-        assert "over the 65536-byte cap" in exchange.response_body
-    finally:
-        TARGET_HEALTH.reset()
+    state = ExchangeState()
+    health = state.health
+    with HostileTarget("oversized", oversized_bytes=1 << 20) as target:
+        client = make_client(target.base_url, max_bytes=65_536, state=state)
+        health.unanswered("GET /earlier", "refused")
+        health.unanswered("GET /earlier", "refused")
+        for _ in range(health.limit + 1):
+            with pytest.raises(ConformanceFailure) as info:
+                client.get("/config")
+        assert health.down is None
+        assert target.requests == health.limit + 1  # every one was sent
+        health.unanswered("GET /later", "refused")  # a new streak, of one
+        assert health.down is None
+    message = str(info.value)
+    assert message.startswith("Conventions: the answer to GET /config is read only up to")
+    assert "size cap of 65536 bytes; this 200 answer is larger" in message
+    assert "got more than 65536 bytes (the kit stopped reading at 655" in message
+    assert "must answer" not in message and "no answer" not in message
+    exchange = client.log.take()[-1]
+    assert exchange.status == 200 and exchange.error is None
+    assert "over the 65536-byte cap" in exchange.response_body

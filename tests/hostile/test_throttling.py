@@ -3,7 +3,6 @@ remedy and the Retry-After it asked for); a few 429s among answers are the tests
 
 from __future__ import annotations
 
-from conformance.exchange.client import TARGET_HEALTH
 from conformance.exchange.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
 
 from .server import HostileTarget
@@ -19,10 +18,10 @@ def test_answers_that_all_throttle_take_the_target_as_not_testable():
         for _ in range(THROTTLED_AFTER):
             assert client.get("/config", validate=False).status == 429
         client.close()
-    down = TARGET_HEALTH.down
+    down = client.state.health.down
     assert down is not None and f"{THROTTLED_AFTER} requests in a row" in down
     assert "--rate-limit" in down and "Retry-After 86400 s" in down
-    assert TARGET_HEALTH.unreachable is None  # it answers: requests are still sent
+    assert client.state.health.unreachable is None  # it answers: requests are still sent
 
 
 def test_a_few_throttled_answers_among_others_are_not_a_streak():
@@ -33,7 +32,7 @@ def test_a_few_throttled_answers_among_others_are_not_a_streak():
         ]
         client.close()
     assert statuses.count(429) >= THROTTLED_AFTER
-    assert TARGET_HEALTH.down is None
+    assert client.state.health.down is None
 
 
 def test_throttling_is_429_or_503_with_retry_after_and_only_a_streak_counts():

@@ -1,28 +1,33 @@
-"""Checks for the fault modes of rule-based accounts, ownership verification, payout
-scenarios and incoming payments; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/accounts.py``: internal and external
+accounts: idempotency, ownership, states, payouts; ``test_faults`` adds them to its
+``CHECKS``."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 
-from .customer_helpers import complete_business, created, submit
+from .customer_helpers import complete_business, created, individual, submit
 from .money_helpers import (
     approved,
+    available,
     execute,
     external,
     fund,
     funded,
+    internal_accounts,
     quote,
     quote_body,
     transaction,
 )
 from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
+from .test_jit_uma_onchain import jit_body
 
 ACCOUNTS_CHECKS = FaultChecks()
 check = ACCOUNTS_CHECKS.add
+
+
 PATH = "/internal-accounts"
 
 
@@ -39,6 +44,19 @@ def _body(customer_id: str, destination: str, **extra: Any) -> dict[str, Any]:
 def _holder_body(client: httpx.Client, **extra: Any) -> dict[str, Any]:
     holder = approved(client)
     return _body(holder.id, holder.account_id("USD"), **extra)
+
+
+def _pending(client: httpx.Client) -> dict[str, Any]:
+    return external(client, funded(client).id, suffix="008")
+
+
+def _prove(client: httpx.Client, account: dict[str, Any], suffix: str) -> httpx.Response:
+    base = f"/customers/external-accounts/{account['id']}"
+    payload = client.post(f"{base}/challenge").json()["payloadToSign"] + suffix
+    signed = client.post(
+        f"/sandbox/external-accounts/{account['id']}/sign", json={"payload": payload}
+    )
+    return client.post(f"{base}/verify", json=signed.json())
 
 
 @check("rule-based-idempotency-ignored")
@@ -89,19 +107,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert client.post(PATH, json=_holder_body(client)).status_code == 201
 
 
-def _pending(client: httpx.Client) -> dict[str, Any]:
-    return external(client, funded(client).id, suffix="008")
-
-
-def _prove(client: httpx.Client, account: dict[str, Any], suffix: str) -> httpx.Response:
-    base = f"/customers/external-accounts/{account['id']}"
-    payload = client.post(f"{base}/challenge").json()["payloadToSign"] + suffix
-    signed = client.post(
-        f"/sandbox/external-accounts/{account['id']}/sign", json={"payload": payload}
-    )
-    return client.post(f"{base}/verify", json=signed.json())
-
-
 @check("ownership-event-missing")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
@@ -131,28 +136,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert [data["status"] for data in shown] == ["PENDING_OWNERSHIP_VERIFICATION"]
 
 
-@check("incoming-refund-event-missing")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        client.patch("/config", json={"webhookEndpoint": receiver.url})
-        holder = approved(client)
-        path = f"/sandbox/internal-accounts/{holder.account_id()}/returned-deposit"
-        assert client.post(path, json={"amount": 100}).json()["refund"]["status"] == "COMPLETED"
-        client.post("/sandbox/webhooks/test")
-        receiver.wait_for(lambda ds: any(b"TEST" in d.body for d in ds))
-        assert not [d for d in receiver.deliveries if b"INCOMING_PAYMENT" in d.body]
-
-
-@check("slow-payment-never-settles")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        holder = funded(client)
-        destination = external(client, holder.id, suffix="003")["id"]
-        executed = execute(client, quote(client, holder.account_id(), destination)["id"])
-        time.sleep(2.0)  # past the 1 s a slow payment takes when the fault is off
-        assert transaction(client, executed["transactionId"])["status"] == "PROCESSING"
-
-
 @check("rule-based-lengths-unchecked")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
@@ -161,10 +144,58 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert response.status_code == 201
 
 
-@check("ownership-pending-unusable")
+@check("pull-source-scenario-ignored")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
-        holder = funded(client)
-        account = external(client, holder.id, suffix="008")
-        response = client.post("/quotes", json=quote_body(holder.account_id(), account["id"], 100))
-        assert response.status_code == 409  # refused for the account's state
+        holder = approved(client)
+        pulled = external(client, holder.id, "US_ACCOUNT", suffix="099")["id"]
+        quote = created(client.post("/quotes", json=quote_body(pulled, holder.account_id())))
+        client.post(f"/quotes/{quote['id']}/execute").raise_for_status()
+        assert transaction(client, quote["transactionId"])["status"] == "COMPLETED"
+
+
+@check("frozen-account-sends")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        destination = external(client, holder.id)["id"]
+        earlier = quote(client, holder.account_id(), destination)
+        client.post(f"/sandbox/internal-accounts/{holder.account_id()}/freeze").raise_for_status()
+        execute(client, earlier["id"])
+        execute(client, quote(client, holder.account_id(), destination)["id"])
+        assert available(client, holder.id) == 30_000
+
+
+@check("closed-account-receives")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = funded(client, 50_000)
+        client.post(f"/sandbox/internal-accounts/{holder.account_id()}/close").raise_for_status()
+        fund(client, holder.account_id(), 700)
+        assert available(client, holder.id) == 50_700
+
+
+@check("provisioning-failure-active")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        customer = created(client.post("/customers", json=individual("Ann Lee")))
+        account_id = internal_accounts(client, customer["id"])["USD"]["id"]
+        answer = client.post(f"/sandbox/internal-accounts/{account_id}/fail-provisioning")
+        assert answer.status_code == 200 and answer.json()["status"] == "ACTIVE", answer.text
+
+
+@check("jit-quote-executable")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        jit = created(client.post("/quotes", json=jit_body(holder.id, holder.account_id())))
+        assert client.post(f"/quotes/{jit['id']}/execute").status_code == 200
+        assert available(client, holder.id) == jit["totalReceivingAmount"]
+
+
+@check("jit-immediate-execute-accepted")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        holder = approved(client)
+        body = jit_body(holder.id, holder.account_id(), immediatelyExecute=True)
+        assert created(client.post("/quotes", json=body))["status"] == "COMPLETED"

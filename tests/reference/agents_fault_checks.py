@@ -1,4 +1,5 @@
-"""Checks for the fault modes of agents; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/agents.py``: agents: redeem, bearer binding
+and policy, approval; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import httpx
 from .money_helpers import approved, external, funded, quote, transaction
 from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-AGENT_CHECKS = FaultChecks()
-check = AGENT_CHECKS.add
+AGENTS_CHECKS = FaultChecks()
+check = AGENTS_CHECKS.add
 
 
 def _redeemed(client: httpx.Client, customer_id: str) -> dict[str, str]:

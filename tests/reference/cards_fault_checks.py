@@ -1,4 +1,5 @@
-"""Checks for the fault modes of cards; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/cards.py``: cards: declines, reversals,
+returns, events, tokenize; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -6,11 +7,10 @@ import base64
 import json
 
 from .card_helpers import authorize, card_for, card_rows, ok, purchase, simulate
-from .money_helpers import internal_accounts
 from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-CARD_CHECKS = FaultChecks()
-check = CARD_CHECKS.add
+CARDS_CHECKS = FaultChecks()
+check = CARDS_CHECKS.add
 
 
 @check("card-decline-as-exception")
@@ -85,28 +85,11 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert "city" not in authorize(client, card["id"], 100)["merchant"]
 
 
-@check("internal-account-card-capabilities-missing")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        holder, _ = card_for(client)
-        account = internal_accounts(client, holder.id)["USD"]
-        assert "cardCapabilities" not in account
-
-
 @check("card-capabilities-missing")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
         _, card = card_for(client)
         assert "cardCapabilities" not in card
-
-
-@check("card-id-filter-prefix-only")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        _, card = card_for(client)
-        authorize(client, card["id"], 100)
-        assert card_rows(client, card["id"].split(":", 1)[1]) == []
-        assert len(card_rows(client, card["id"])) == 1
 
 
 @check("card-tokenize-plaintext")

@@ -1,5 +1,5 @@
-"""Checks for the fault modes of customers: KYC and KYB outcomes, their events, consents,
-contact verification, KYC links and documents; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/customers.py``: customers: KYC and KYB
+outcomes, consents, contacts, documents; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -29,12 +29,10 @@ from .reference_helpers import (
     RunningSandbox,
     WebhookReceiver,
     invalid_fields,
-    signature_valid,
-    with_webhook_id,
 )
 
-CUSTOMER_CHECKS = FaultChecks()
-check = CUSTOMER_CHECKS.add
+CUSTOMERS_CHECKS = FaultChecks()
+check = CUSTOMERS_CHECKS.add
 
 
 def customer_events(receiver: WebhookReceiver, customer_id: str, count: int) -> list[Delivery]:
@@ -49,6 +47,15 @@ def customer_events(receiver: WebhookReceiver, customer_id: str, count: int) -> 
         ]
 
     return mine(receiver.wait_for(lambda ds: len(mine(ds)) >= count))
+
+
+def _second_consent_patched(client: httpx.Client) -> tuple[str, dict[str, Any]]:
+    """A customer created with a privacy-policy consent, then PATCHed with end-user terms:
+    its URL and the PATCH answer."""
+    body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
+    customer = created(client.post("/customers", json=body))
+    url = f"/customers/{customer['id']}"
+    return url, client.patch(url, json={"agreementConsents": [consent()]}).json()
 
 
 @check("kyc-rejected-suffix-approved")
@@ -84,25 +91,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert error_fields(verification) == {(customer["id"], "nationality")}
 
 
-@check("kyc-event-unsigned")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        client.patch("/config", json={"webhookEndpoint": receiver.url})
-        customer = complete_individual(client, "Ann Lee 003")
-        submit(client, customer["id"])
-        events = customer_events(receiver, customer["id"], 2)
-        assert all("X-Service-Signature" not in d.headers for d in events)
-        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
-    [test_event] = [
-        d for d in receiver.wait_for(with_webhook_id(webhook_id)) if d.json().get("test")
-    ]
-    assert signature_valid(
-        sandbox.banner["webhook_public_key_pem"],
-        test_event.body,
-        test_event.headers["X-Service-Signature"],
-    )
-
-
 @check("kyc-events-out-of-order")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
@@ -127,15 +115,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         submit(client, approved["id"])
         renamed = client.patch(f"/customers/{approved['id']}", json={"fullName": "Ann Lee 002"})
         assert renamed.json()["kycStatus"] == "REJECTED"
-
-
-def _second_consent_patched(client: httpx.Client) -> tuple[str, dict[str, Any]]:
-    """A customer created with a privacy-policy consent, then PATCHed with end-user terms:
-    its URL and the PATCH answer."""
-    body = individual(agreementConsents=[consent("SERVICE_PRIVACY_POLICY")])
-    customer = created(client.post("/customers", json=body))
-    url = f"/customers/{customer['id']}"
-    return url, client.patch(url, json={"agreementConsents": [consent()]}).json()
 
 
 @check("consent-replaces-other-types")

@@ -1,5 +1,5 @@
-"""Checks for the fault modes of invitations and stablecoins; ``test_faults`` adds them to
-its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/invitations.py``: invitations: the claim's
+UMA address and event; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import httpx
 from .money_helpers import approved
 from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
 
-INVITATION_CHECKS = FaultChecks()
-check = INVITATION_CHECKS.add
+INVITATIONS_CHECKS = FaultChecks()
+check = INVITATIONS_CHECKS.add
 
 
 def _claimed(client: httpx.Client) -> dict[str, Any]:
@@ -38,9 +38,3 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         client.post("/sandbox/webhooks/test")  # a later delivery: the claim's would be earlier
         deliveries = receiver.wait_for(lambda ds: any(d.json().get("test") for d in ds))
         assert not [d for d in deliveries if claimed["id"] in d.body.decode()]
-
-
-@check("stablecoins-unauthenticated")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    answer = httpx.get(f"{sandbox.base_url}/stablecoins")
-    assert answer.status_code == 200 and answer.json() == {"data": []}

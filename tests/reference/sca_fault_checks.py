@@ -1,5 +1,5 @@
-"""Checks for the SCA fault modes; ``test_faults`` adds them to its ``CHECKS`` (and the
-expiry fault's short quote lifetime to its ``FLAGS``)."""
+"""Checks for the fault modes of ``reference/faults/sca.py``: strong customer authentication;
+``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .test_sca import authorize, challenged, eu_holder, jit_body, login
 
 SCA_CHECKS = FaultChecks()
 check = SCA_CHECKS.add
+# start-up flags a check needs besides its fault
 SCA_FLAGS: dict[str, tuple[str, ...]] = {"sca-expiry-wrong-reason": ("--quote-lifetime", "1")}
 
 

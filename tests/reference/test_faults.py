@@ -1,6 +1,7 @@
 """Each fault mode breaks exactly the behaviour it names (the self-tests rely on it).
 
-The check of each fault lives in the ``*_fault_checks`` module of its area; this module
+The check of each fault lives in the ``<module>_fault_checks`` module named after the fault's
+module in ``reference/faults/``; this module
 gathers them and runs each against a sandbox started with its fault.
 """
 
@@ -10,41 +11,34 @@ import pytest
 
 from reference.faults import FAULTS
 
-from .access_fault_checks import ACCESS_CHECKS
 from .accounts_fault_checks import ACCOUNTS_CHECKS
-from .agents_fault_checks import AGENT_CHECKS
-from .cards_fault_checks import CARD_CHECKS
-from .config_fault_checks import CONFIG_CHECKS
-from .customers_fault_checks import CUSTOMER_CHECKS
-from .invitations_fault_checks import INVITATION_CHECKS
-from .limits_fault_checks import LIMIT_CHECKS
-from .money_rule_fault_checks import MONEY_RULE_CHECKS
-from .pull_fault_checks import PULL_CHECKS
-from .quotes_fault_checks import QUOTE_CHECKS
+from .agents_fault_checks import AGENTS_CHECKS
+from .cards_fault_checks import CARDS_CHECKS
+from .configuration_fault_checks import CONFIGURATION_CHECKS
+from .customers_fault_checks import CUSTOMERS_CHECKS
+from .invitations_fault_checks import INVITATIONS_CHECKS
+from .kernel_fault_checks import KERNEL_CHECKS
+from .payment_records_fault_checks import PAYMENT_RECORDS_CHECKS
+from .payments_fault_checks import PAYMENTS_CHECKS
 from .reference_helpers import Check, WebhookReceiver, start_sandbox
 from .sca_fault_checks import SCA_CHECKS, SCA_FLAGS
-from .states_fault_checks import STATE_CHECKS
-from .transfers_fault_checks import TRANSFER_CHECKS
 from .wallet_fault_checks import WALLET_CHECKS
-from .webhook_fault_checks import WEBHOOK_CHECKS
+from .webhooks_fault_checks import WEBHOOKS_CHECKS
 
+# one checks module per fault module of reference/faults/, named after it
 CHECKS: dict[str, Check] = {}
-CHECKS.update(LIMIT_CHECKS)  # limits, refused rates, holds, money resource shapes
-CHECKS.update(ACCOUNTS_CHECKS)  # rule-based, ownership, payout scenarios, incoming
-CHECKS.update(SCA_CHECKS)  # strong customer authentication
-CHECKS.update(TRANSFER_CHECKS)  # just-in-time funding, UMA, on-chain, deprecated transfers
-CHECKS.update(STATE_CHECKS)  # internal-account states: frozen, closed, failed
-CHECKS.update(PULL_CHECKS)  # pull-source scenarios and fee arithmetic
-CHECKS.update(WALLET_CHECKS)  # embedded-wallet authentication
-CHECKS.update(MONEY_RULE_CHECKS)  # money rules broken on one path only
-CHECKS.update(CARD_CHECKS)  # cards: declines, reversals, returns, events, tokenize
-CHECKS.update(AGENT_CHECKS)  # agents: redeem, bearer binding and policy, approval
-CHECKS.update(INVITATION_CHECKS)  # invitations: the claim's UMA address and event
-CHECKS.update(CONFIG_CHECKS)  # platform configuration and request validation
-CHECKS.update(ACCESS_CHECKS)  # authentication and the versioned base path
-CHECKS.update(WEBHOOK_CHECKS)  # webhook signatures, the test event, lost events
-CHECKS.update(CUSTOMER_CHECKS)  # KYC and KYB outcomes, consents, contacts, documents
-CHECKS.update(QUOTE_CHECKS)  # quote pricing, execution, the refund of a failed payout
+CHECKS.update(ACCOUNTS_CHECKS)
+CHECKS.update(AGENTS_CHECKS)
+CHECKS.update(CARDS_CHECKS)
+CHECKS.update(CONFIGURATION_CHECKS)
+CHECKS.update(CUSTOMERS_CHECKS)
+CHECKS.update(INVITATIONS_CHECKS)
+CHECKS.update(KERNEL_CHECKS)
+CHECKS.update(PAYMENT_RECORDS_CHECKS)
+CHECKS.update(PAYMENTS_CHECKS)
+CHECKS.update(SCA_CHECKS)
+CHECKS.update(WALLET_CHECKS)
+CHECKS.update(WEBHOOKS_CHECKS)
 
 
 # Start-up flags a check needs besides its fault.

@@ -1,6 +1,5 @@
-"""Checks for the embedded-wallet fault modes; ``test_faults`` adds them to its ``CHECKS``.
-Each shows the one behaviour its fault breaks, the opposite of what the wallet tests
-assert."""
+"""Checks for the fault modes of ``reference/faults/wallet.py``: the embedded wallet's
+authentication; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -53,6 +52,39 @@ def _otp_first_call(sandbox: RunningSandbox, **kwargs: object) -> int:
         return _otp_verify(client, credential["id"], bundle).status_code
 
 
+def _patch_with(
+    client: httpx.Client, sandbox: RunningSandbox, sign: Callable[..., dict[str, str]]
+) -> int:
+    owner = wallet(client, _enclave(sandbox))
+    path = f"/internal-accounts/{wallet_account(client, owner.customer_id)['id']}"
+    first = client.patch(path, json={"privateEnabled": True}).json()
+    headers = sign(client, owner, first)
+    return client.patch(path, json={"privateEnabled": True}, headers=headers).status_code
+
+
+def _assertion_status(sandbox: RunningSandbox, **change: object) -> int:
+    with sandbox.client() as client:
+        key = passkey(client)
+        answer = passkey_challenge(client, key, new_key())
+        target = change.pop("challenge", answer["challenge"])
+        assertion = key.authenticator.assertion(str(target), **change)  # type: ignore[arg-type]
+        return passkey_verify(client, key, answer, assertion).status_code
+
+
+def _register_oauth(client: httpx.Client, token: str) -> httpx.Response:
+    body = {"customerId": customer(client), "type": "OAUTH", "oidcToken": token}
+    return client.post("/auth/credentials", json=body)
+
+
+def _oauth_verify(sandbox: RunningSandbox, sub: str, nonce_key: str | None) -> int:
+    with sandbox.client() as client:
+        credential = _register_oauth(client, jwt(claims("alice"))).json()
+        key_hex = pub_hex(new_key())
+        token = jwt(claims(sub, nonce=nonce(nonce_key or key_hex)))
+        body = {"oidcToken": token, "clientPublicKey": key_hex}
+        return client.post(f"/auth/credentials/{credential['id']}/verify", json=body).status_code
+
+
 @check("wallet-otp-any-code")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert _otp_first_call(sandbox, code="123456") == 202
@@ -80,16 +112,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         otp_bundle(client, credential["id"], _enclave(sandbox), new_key())
         bundle = json.dumps({"encappedPublic": "04" + "00" * 64, "ciphertext": "00" * 40})
         assert _otp_verify(client, credential["id"], bundle).status_code == 500
-
-
-def _patch_with(
-    client: httpx.Client, sandbox: RunningSandbox, sign: Callable[..., dict[str, str]]
-) -> int:
-    owner = wallet(client, _enclave(sandbox))
-    path = f"/internal-accounts/{wallet_account(client, owner.customer_id)['id']}"
-    first = client.patch(path, json={"privateEnabled": True}).json()
-    headers = sign(client, owner, first)
-    return client.patch(path, json={"privateEnabled": True}, headers=headers).status_code
 
 
 @check("wallet-signature-unchecked")
@@ -144,15 +166,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert client.post(f"/auth/credentials/{credential_id}/challenge").status_code == 200
 
 
-def _assertion_status(sandbox: RunningSandbox, **change: object) -> int:
-    with sandbox.client() as client:
-        key = passkey(client)
-        answer = passkey_challenge(client, key, new_key())
-        target = change.pop("challenge", answer["challenge"])
-        assertion = key.authenticator.assertion(str(target), **change)  # type: ignore[arg-type]
-        return passkey_verify(client, key, answer, assertion).status_code
-
-
 @check("wallet-passkey-counter-ignored")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert _assertion_status(sandbox, counter=0) == 200
@@ -185,11 +198,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         assert passkey_verify(client, key, answer, assertion).status_code == 200
 
 
-def _register_oauth(client: httpx.Client, token: str) -> httpx.Response:
-    body = {"customerId": customer(client), "type": "OAUTH", "oidcToken": token}
-    return client.post("/auth/credentials", json=body)
-
-
 @check("wallet-oauth-iat-unchecked")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
@@ -202,15 +210,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     with sandbox.client() as client:
         token = jwt(claims(), header={"alg": "none"}).rsplit(".", 1)[0] + "."
         assert _register_oauth(client, token).status_code == 201
-
-
-def _oauth_verify(sandbox: RunningSandbox, sub: str, nonce_key: str | None) -> int:
-    with sandbox.client() as client:
-        credential = _register_oauth(client, jwt(claims("alice"))).json()
-        key_hex = pub_hex(new_key())
-        token = jwt(claims(sub, nonce=nonce(nonce_key or key_hex)))
-        body = {"oidcToken": token, "clientPublicKey": key_hex}
-        return client.post(f"/auth/credentials/{credential['id']}/verify", json=body).status_code
 
 
 @check("wallet-oauth-nonce-ignored")
@@ -246,12 +245,3 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         body = {"targetPublicKey": pub_hex(new_key())}
         response = client.post(f"/internal-accounts/{account}/export", json=body)
         assert response.status_code == 200 and "exportBundle" in response.json()
-
-
-@check("wallet-privacy-flag-everywhere")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        customer_id = customer(client)
-        listed = client.get("/customers/internal-accounts", params={"customerId": customer_id})
-        assert listed.json()["data"]
-        assert all("privateEnabled" in account for account in listed.json()["data"])

@@ -11,7 +11,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conformance.exchange.target_health import TARGET_HEALTH
+from conformance.exchange.target_health import TargetHealth
 from conformance.run.webhook_sink import TestEventProbe
 from conformance.webhooks.delivery_health import (
     DeliveryHealth,
@@ -40,6 +40,7 @@ def watched(
             remedies=REMEDIES,
             probe=probe,
             streaks=DeliveryHealth(),
+            health=TargetHealth(),  # the session's, in a run
         )
         views.append(view)
         return view
@@ -63,9 +64,9 @@ def test_three_waits_with_nothing_delivered_stop_the_run_naming_each(watched, si
     view = watched(probe=None)  # production: no TEST event can be asked for
     for event in ("CUSTOMER.KYC_APPROVED", "OUTGOING_PAYMENT.COMPLETED"):
         time_out(view, event)
-    assert TARGET_HEALTH.down is None
+    assert view.target_health.down is None
     time_out(view, "CUSTOMER.KYB_APPROVED")
-    reason = TARGET_HEALTH.down
+    reason = view.target_health.down
     assert reason is not None and reason.startswith("webhooks do not arrive: 3 webhook waits")
     for event in ("CUSTOMER.KYC_APPROVED", "OUTGOING_PAYMENT.COMPLETED", "CUSTOMER.KYB_APPROVED"):
         assert event in reason
@@ -74,7 +75,7 @@ def test_three_waits_with_nothing_delivered_stop_the_run_naming_each(watched, si
     # once the run is stopping, a wait is not made (it would cost its whole timeout)
     with pytest.raises(WaitNotMade, match="not awaited"):
         view.wait_for_event("TEST", timeout=60)
-    assert TARGET_HEALTH.unreachable is None  # the target still answers: requests go on
+    assert view.target_health.unreachable is None  # the target still answers: requests go on
 
 
 def test_a_test_event_that_arrives_keeps_the_run_going(watched):
@@ -87,19 +88,19 @@ def test_a_test_event_that_arrives_keeps_the_run_going(watched):
     view = watched(probe=probe)
     for _ in range(3):
         time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert probes == ["asked"] and TARGET_HEALTH.down is None
+    assert probes == ["asked"] and view.target_health.down is None
     for _ in range(3):  # the streak starts again
         time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert probes == ["asked", "asked"] and TARGET_HEALTH.down is None
+    assert probes == ["asked", "asked"] and view.target_health.down is None
 
 
 def test_a_test_event_that_does_not_arrive_stops_the_run(watched):
     view = watched(probe=lambda: "POST /sandbox/webhooks/test answered 404")
     for _ in range(3):
         time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert TARGET_HEALTH.down is not None
+    assert view.target_health.down is not None
     assert "Asked for a TEST event then: POST /sandbox/webhooks/test answered 404" in (
-        TARGET_HEALTH.down
+        view.target_health.down
     )
 
 
@@ -111,9 +112,9 @@ def test_an_authentic_delivery_between_waits_ends_the_streak(watched, sink, http
     post(http, sink, body, sign_ec(ec_key, body))  # the target does deliver, between waits
     time_out(view, "CUSTOMER.KYC_APPROVED")
     time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert TARGET_HEALTH.down is None
+    assert view.target_health.down is None
     time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert TARGET_HEALTH.down is not None
+    assert view.target_health.down is not None
 
 
 def test_forged_deliveries_do_not_end_the_streak_and_are_named(watched, sink, http, other_ec_key):
@@ -124,13 +125,13 @@ def test_forged_deliveries_do_not_end_the_streak_and_are_named(watched, sink, ht
         post(http, sink, body, sign_ec(other_ec_key, body))  # a key other than the profile's
     time_out(view, "CUSTOMER.KYC_APPROVED")
     time_out(view, "CUSTOMER.KYC_APPROVED")
-    assert TARGET_HEALTH.down is not None
+    assert view.target_health.down is not None
     assert "2 deliveries did arrive whose X-Service-Signature does not verify" in (
-        TARGET_HEALTH.down
+        view.target_health.down
     )
     # deliveries do reach the sink: the remedy is the key, not a tunnel
-    assert "check that it is the target's key" in TARGET_HEALTH.down
-    assert "--sink-public-url" not in TARGET_HEALTH.down
+    assert "check that it is the target's key" in view.target_health.down
+    assert "--sink-public-url" not in view.target_health.down
 
 
 def test_a_satisfied_wait_ends_the_streak(watched, sink, http, ec_key):
@@ -144,14 +145,14 @@ def test_a_satisfied_wait_ends_the_streak(watched, sink, http, ec_key):
     time_out(view, "CUSTOMER.KYB_APPROVED")
     with pytest.raises(SinkTimeout):
         view.wait_for_event("CUSTOMER.KYB_APPROVED", timeout=WAIT_S, after=mark)
-    assert TARGET_HEALTH.down is None
+    assert view.target_health.down is None
 
 
 def test_short_waits_prove_nothing_and_do_not_count(watched):
     view = watched(probe=None)
     for _ in range(5):
         time_out(view, "CUSTOMER.KYC_APPROVED", timeout=0.05)  # what was left of a deadline
-    assert TARGET_HEALTH.down is None
+    assert view.target_health.down is None
 
 
 def test_only_an_authentic_test_event_proves_the_path(ec_key, other_ec_key):

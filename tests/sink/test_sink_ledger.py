@@ -9,7 +9,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conformance.contract.failures import ConformanceFailure
-from conformance.exchange.ledger import LEDGER, Sighting
+from conformance.exchange.ledger import Ledger, Sighting
 from conformance.webhooks.sink import SinkServer, SinkView
 
 from .sink_helpers import envelope, sign_ec, transaction_id
@@ -31,22 +31,28 @@ def _sent(amount: int) -> dict:
 
 @pytest.fixture
 def scope() -> tuple[str, str]:
-    """A platform of its own, so the process-wide ledger holds nothing of other tests."""
+    """A platform of its own."""
     return (f"http://target-{uuid.uuid4()}", "token")
 
 
-def _stated(scope: tuple[str, str], txn: str, amount: int) -> None:
+@pytest.fixture
+def ledger() -> Ledger:
+    """The session's ledger (a run's is on its session state)."""
+    return Ledger()
+
+
+def _stated(ledger: Ledger, scope: tuple[str, str], txn: str, amount: int) -> None:
     seen = Sighting("GET", "/transactions", 200, "a test", 1.8e9, 0.0, 0.0)
-    assert LEDGER.observe(scope, {"id": txn, **_sent(amount)}, seen) == []
+    assert ledger.observe(scope, {"id": txn, **_sent(amount)}, seen) == []
 
 
 def test_an_event_whose_data_disagrees_with_an_answer_fails_the_test_reading_it(
-    sink: SinkServer, http: httpx.Client, ec_key: ec.EllipticCurvePrivateKey, scope
+    sink: SinkServer, http: httpx.Client, ec_key: ec.EllipticCurvePrivateKey, scope, ledger
 ) -> None:
     txn = transaction_id()
-    _stated(scope, txn, 100)
+    _stated(ledger, scope, txn, 100)
     _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, data=_sent(101)), ec_key)
-    with SinkView(sink.control_url, ec_key.public_key(), ledger_scope=scope) as view:
+    with SinkView(sink.control_url, ec_key.public_key(), ledger_scope=scope, ledger=ledger) as view:
         view.deliveries()  # read by another wait first: the failure waits for its reader
         with pytest.raises(ConformanceFailure, match=r"§6 Events: .*sentAmount.amount") as caught:
             view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=5)
@@ -56,22 +62,22 @@ def test_an_event_whose_data_disagrees_with_an_answer_fails_the_test_reading_it(
 
 
 def test_a_forged_event_never_feeds_the_ledger(
-    sink: SinkServer, http: httpx.Client, ec_key, other_ec_key, scope
+    sink: SinkServer, http: httpx.Client, ec_key, other_ec_key, scope, ledger
 ) -> None:
     txn = transaction_id()
     _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, data=_sent(999)), other_ec_key)
     _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, data=_sent(100)), ec_key)
-    with SinkView(sink.control_url, ec_key.public_key(), ledger_scope=scope) as view:
+    with SinkView(sink.control_url, ec_key.public_key(), ledger_scope=scope, ledger=ledger) as view:
         assert view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=5).seq == 2
-    _stated(scope, txn, 100)  # agrees with the authentic one; the forged 999 was never kept
+    _stated(ledger, scope, txn, 100)  # agrees with the authentic one; the forged 999 was never kept
 
 
 def test_a_view_without_a_platform_feeds_nothing(
-    sink: SinkServer, http: httpx.Client, ec_key, scope
+    sink: SinkServer, http: httpx.Client, ec_key, scope, ledger
 ) -> None:
     txn = transaction_id()
-    held = len(LEDGER)
+    held = len(ledger)
     _post(http, sink, envelope("OUTGOING_PAYMENT.COMPLETED", txn, data=_sent(7)), ec_key)
-    with SinkView(sink.control_url, ec_key.public_key()) as view:
+    with SinkView(sink.control_url, ec_key.public_key(), ledger=ledger) as view:
         view.wait_for_event("OUTGOING_PAYMENT.COMPLETED", txn, timeout=5)
-    assert len(LEDGER) == held
+    assert len(ledger) == held

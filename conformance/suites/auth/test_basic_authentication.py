@@ -27,8 +27,11 @@ def test_valid_credentials_are_accepted(client):
 @pytest.mark.requirement("AUTH-BASIC-REQUIRED", "AUTH-401-REASON")
 @pytest.mark.parametrize(("method", "path"), [("GET", "/config"), ("PATCH", "/config")])
 def test_missing_credentials_are_refused(client, method, path):
-    response = client.request(method, path, auth=None, json={} if method == "PATCH" else None)
+    response = client.request(
+        method, path, auth=None, json={} if method == "PATCH" else None, validate=False
+    )
     assert_unauthorized(response, f"{method} {path} without credentials answers 401")
+    client.validate(response)  # the clause under test first, then the body's shape
 
 
 def _b64(text):
@@ -48,22 +51,25 @@ MALFORMED = {
 @pytest.mark.parametrize("shape", sorted(MALFORMED))
 def test_malformed_authorization_is_refused(client, profile, shape):
     header = MALFORMED[shape](profile.primary)
-    response = client.get("/config", auth=RawAuthorization(header))
+    response = client.get("/config", auth=RawAuthorization(header), validate=False)
     assert_unauthorized(response, f"a malformed Authorization header ({shape}) answers 401")
+    client.validate(response)
 
 
 @pytest.mark.requirement("AUTH-BASIC-WRONG-SECRET", "AUTH-401-REASON")
 def test_wrong_secret_is_refused(client, profile):
     wrong = Credentials(profile.primary.client_id, "wrong-" + secrets.token_urlsafe(16))
-    response = client.get("/config", auth=wrong)
+    response = client.get("/config", auth=wrong, validate=False)
     assert_unauthorized(response, "a known token id with a wrong secret answers 401")
+    client.validate(response)  # the status is the clause under test: judged first
 
 
 @pytest.mark.requirement("AUTH-BASIC-WRONG-SECRET", "AUTH-401-REASON")
 def test_unknown_token_id_is_refused(client):
     unknown = Credentials("unknown-" + secrets.token_hex(8), secrets.token_urlsafe(16))
-    response = client.get("/config", auth=unknown)
+    response = client.get("/config", auth=unknown, validate=False)
     assert_unauthorized(response, "an unknown token id answers 401")
+    client.validate(response)
 
 
 @pytest.mark.requirement(
@@ -71,7 +77,8 @@ def test_unknown_token_id_is_refused(client):
 )
 def test_production_keys_do_not_work_in_the_sandbox(client, profile, production_credentials):
     skip_unless_sandbox(profile, "production keys answering 401 in the sandbox")
-    response = client.get("/config", auth=production_credentials)
+    response = client.get("/config", auth=production_credentials, validate=False)
     assert_unauthorized(
         response, "credentials are bound to one environment: production keys answer 401 here"
     )
+    client.validate(response)

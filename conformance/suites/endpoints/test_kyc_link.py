@@ -20,7 +20,7 @@ from conformance.contract.markers import needs_adapter_hook
 from conformance.customers.onboarding import contact_channels
 from conformance.exchange.assertions import required_json
 from conformance.ground import hookspecs
-from conformance.webhooks.sink.store import parse_timestamp
+from conformance.ground.timestamps import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

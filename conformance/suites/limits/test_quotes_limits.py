@@ -9,8 +9,8 @@ import pytest
 from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.exchange.assertions import assert_invalid_input, assert_status, required_json
+from conformance.ground.timestamps import parse_timestamp
 from conformance.payments.quotes import LONGEST_QUOTE_LIFETIME_S
-from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

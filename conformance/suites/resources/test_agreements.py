@@ -12,7 +12,7 @@ from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.agreement_terms import consent_of, end_user_terms, supported_agreements
 from conformance.customers.bodies import consent_entry, individual_body
-from conformance.webhooks.sink.store import parse_timestamp
+from conformance.ground.timestamps import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Customer"), pytest.mark.writes]
 

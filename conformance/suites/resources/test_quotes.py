@@ -11,7 +11,7 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.failures import check
-from conformance.webhooks.sink.store import parse_timestamp
+from conformance.ground.timestamps import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

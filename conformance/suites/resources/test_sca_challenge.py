@@ -12,9 +12,9 @@ import pytest
 from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import needs_adapter_hook
+from conformance.ground.timestamps import parse_timestamp
 from conformance.payments.transfer_flows import Transfers
 from conformance.sca.flows import LOGIN_HOOK, PROOF_HOOK, challenge_of
-from conformance.webhooks.sink.store import parse_timestamp
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 

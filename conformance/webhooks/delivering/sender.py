@@ -14,14 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
 from conformance.contract import clauses
 from conformance.contract.failures import ConformanceFailure, check
 from conformance.contract.schemas import default_registry
-from conformance.exchange.client import TARGET_HEALTH, ApiResponse, ExchangeLog, TargetClient
-from conformance.exchange.deadline import deadline_transport
+from conformance.exchange.client import ApiResponse, ExchangeLog, TargetClient
+from conformance.exchange.deadline import NetworkTransport
 from conformance.exchange.evidence import Redactor
+from conformance.exchange.run_state import ExchangeState
 from conformance.webhooks.delivering.deliveries import Delivery, signed
 from conformance.webhooks.delivering.event_bodies import make_test_event
 from conformance.webhooks.delivering.signing_key import SigningKey
@@ -37,15 +36,19 @@ _TIMED_OUT = "timed out"
 _NO_BASE_URL = "(a webhook endpoint)"
 
 
-def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None) -> TargetClient:
+def receiver_client(
+    timeout: float,
+    log: ExchangeLog,
+    ca_file: str | None = None,
+    state: ExchangeState | None = None,
+) -> TargetClient:
     """The client deliveries are sent with: ``timeout`` seconds each, trusting ``ca_file``
-    (a PEM bundle) besides the system's CAs when given."""
-    transport = (
-        deadline_transport(verify=ssl.create_default_context(cafile=ca_file))
+    (a PEM bundle) besides the system's CAs when given; ``state`` is the session's."""
+    network = (
+        NetworkTransport(verify=ssl.create_default_context(cafile=ca_file))
         if ca_file
-        else deadline_transport()
+        else NetworkTransport()
     )
-    http = httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False, transport=transport)
     return TargetClient(
         base_url=_NO_BASE_URL,
         credentials=None,
@@ -53,7 +56,8 @@ def receiver_client(timeout: float, log: ExchangeLog, ca_file: str | None = None
         registry=default_registry(),
         log=log,
         redactor=Redactor(),
-        http=http,
+        network=network,
+        state=state,
     )
 
 
@@ -82,7 +86,7 @@ class Receiver:
             timed_out = exchange is not None and (exchange.error or "").startswith(_TIMED_OUT)
             if not probe or exchange is None or not timed_out:
                 raise
-            if TARGET_HEALTH.unreachable is not None or not self._answers_a_probe():
+            if self.client.state.health.unreachable is not None or not self._answers_a_probe():
                 raise
         raise ConformanceFailure(
             clauses.EVENTS,
@@ -158,7 +162,7 @@ class Receiver:
             exchange = self.client.log.last()
             if exchange is None or not (exchange.error or "").startswith(_CONNECTION_BROKE):
                 raise
-            TARGET_HEALTH.answered()  # it reacted to this delivery: it is not down
+            self.client.state.health.answered()  # it reacted to this delivery: not down
             advisory(
                 f"{clauses.AUTHENTICATION}: {what} carrying {delivery.how} got no HTTP answer "
                 f"({exchange.error}); counted as refused. An error status (401, say) tells "

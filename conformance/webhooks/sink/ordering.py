@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import pairwise
 
-from conformance.contract import clauses
+from conformance.contract import clauses, transitions
 
 from .store import Delivery, dedupe_by_event_id
 
@@ -91,27 +91,37 @@ def _short(event_type: str) -> str:
     return event_type.rsplit(".", 1)[-1]
 
 
+def _steps(
+    prefix: str, machine: transitions.Transitions, among: tuple[str, ...], rename: str = ""
+) -> tuple[tuple[str, str], ...]:
+    """``machine``'s steps between the states ``among``, as event types ``prefix`` +
+    ``rename`` + state."""
+    return tuple(
+        (prefix + rename + before, prefix + rename + after)
+        for before, after in machine.steps
+        if before in among and after in among
+    )
+
+
+# the transaction states an OUTGOING_PAYMENT event is sent for, and the refund a FAILED
+# one starts (§3 lists both in one table; contract/transitions.py holds them)
+_PAID = ("PROCESSING", "COMPLETED", "FAILED")
+_REFUND = tuple(transitions.REFUND.states)
+
+
+def _refund_steps(prefix: str) -> tuple[tuple[str, str], ...]:
+    return _steps(prefix, transitions.REFUND, _REFUND, rename="REFUND_")
+
+
 _OP = "OUTGOING_PAYMENT."
 OUTGOING_PAYMENT = StateMachine(
     name="OUTGOING_PAYMENT",
-    clause=clauses.QUOTE_AND_TRANSACTION_STATES,
-    states=tuple(
-        _OP + s
-        for s in (
-            "PROCESSING",
-            "COMPLETED",
-            "FAILED",
-            "REFUND_PENDING",
-            "REFUND_COMPLETED",
-            "REFUND_FAILED",
-        )
-    ),
+    clause=transitions.TRANSACTION.clause,
+    states=tuple(_OP + s for s in _PAID) + tuple(_OP + "REFUND_" + s for s in _REFUND),
     steps=(
-        (_OP + "PROCESSING", _OP + "COMPLETED"),
-        (_OP + "PROCESSING", _OP + "FAILED"),
-        (_OP + "FAILED", _OP + "REFUND_PENDING"),
-        (_OP + "REFUND_PENDING", _OP + "REFUND_COMPLETED"),
-        (_OP + "REFUND_PENDING", _OP + "REFUND_FAILED"),
+        *_steps(_OP, transitions.TRANSACTION, _PAID),
+        (_OP + transitions.REFUND_STARTS_AFTER, _OP + "REFUND_" + _REFUND[0]),
+        *_refund_steps(_OP),
     ),
     note="PROCESSING, then COMPLETED or FAILED; refund events only after FAILED",
 )
@@ -119,27 +129,22 @@ OUTGOING_PAYMENT = StateMachine(
 _IP = "INCOMING_PAYMENT."
 INCOMING_PAYMENT = StateMachine(
     name="INCOMING_PAYMENT",
-    clause=clauses.QUOTE_AND_TRANSACTION_STATES,
-    states=(_IP + "REFUND_PENDING", _IP + "REFUND_COMPLETED", _IP + "REFUND_FAILED"),
-    steps=(
-        (_IP + "REFUND_PENDING", _IP + "REFUND_COMPLETED"),
-        (_IP + "REFUND_PENDING", _IP + "REFUND_FAILED"),
-    ),
+    clause=transitions.REFUND.clause,
+    states=tuple(_IP + "REFUND_" + s for s in _REFUND),
+    steps=_refund_steps(_IP),
     note="refund pending, then completed or failed",
 )
 
 
 def _verification(kind: str) -> StateMachine:
     prefix = f"CUSTOMER.{kind}_"
+    decided = ("PENDING", "APPROVED", "REJECTED")  # the states a verification event names
     return StateMachine(
         name=f"CUSTOMER.{kind}",
         # the heading without the fields it names: the messages name the field themselves
-        clause=clauses.CUSTOMER_VERIFICATION_STATES.split(" (")[0],
-        states=(prefix + "PENDING", prefix + "APPROVED", prefix + "REJECTED"),
-        steps=(
-            (prefix + "PENDING", prefix + "APPROVED"),
-            (prefix + "PENDING", prefix + "REJECTED"),
-        ),
+        clause=transitions.VERIFICATION.clause.split(" (")[0],
+        states=tuple(prefix + s for s in decided),
+        steps=_steps(prefix, transitions.VERIFICATION, decided),
         note="PENDING, then APPROVED or REJECTED, which are final",
     )
 

@@ -13,10 +13,11 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from conformance.exchange.decoding import DecodeProblem, decode_json
+from conformance.ground.timestamps import parse_timestamp
 
 __all__ = ["Delivery", "DeliveryStore", "dedupe_by_event_id"]
 
@@ -145,24 +146,6 @@ def _parsed(body: bytes) -> tuple[Any, str | None]:
         return decode_json(body), None
     except DecodeProblem as problem:
         return None, problem.received
-
-
-def parse_timestamp(value: object) -> datetime | None:
-    """Parse an ISO 8601 string (or epoch seconds) into an aware UTC-based datetime."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        try:
-            return datetime.fromtimestamp(float(value), tz=UTC)
-        except (OverflowError, OSError, ValueError):
-            return None
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
 def dedupe_by_event_id(deliveries: Iterable[Delivery]) -> list[Delivery]:

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 
 from conformance.contract.stable_fields import RESOURCE_EVENTS
-from conformance.exchange.ledger import LEDGER, Disagreement, Sighting, current_test
+from conformance.exchange.ledger import Disagreement, Ledger, Sighting, current_test
 from conformance.ground.public_keys import PublicKey, load_public_key
 
 from .server import MAX_WAIT_S
@@ -142,6 +142,7 @@ class SinkView:
         *,
         transport: httpx.BaseTransport | None = None,
         ledger_scope: tuple[str, str] | None = None,
+        ledger: Ledger | None = None,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError(f"SinkView: timeout_s must be > 0, got {timeout_s!r}")
@@ -150,6 +151,7 @@ class SinkView:
             load_public_key(public_key) if isinstance(public_key, str | bytes) else public_key
         )
         self.timeout_s = timeout_s
+        self.ledger = ledger  # the session's cross-check ledger, fed with ``ledger_scope``
         # the control API is plain HTTP on loopback: a context that trusts no CA (any TLS
         # fails) spares reading the whole CA bundle for each view, 20 ms of CPU
         no_tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -203,13 +205,15 @@ class SinkView:
     def _cross_check(self, delivery: Delivery) -> None:
         """Feed an authentic payment event's data (the Transaction) to the ledger, once."""
         kind = delivery.event_type or ""
-        if self.ledger_scope is None or not self._checks[delivery.seq].valid:
+        if self.ledger is None or self.ledger_scope is None:
+            return
+        if not self._checks[delivery.seq].valid:
             return
         body = delivery.json
         if kind.startswith(RESOURCE_EVENTS) and isinstance(body, dict):
             seen = Sighting("WEBHOOK", f"{kind} {delivery.event_id}", None, current_test(),
                             time.time())  # fmt: skip
-            found = LEDGER.observe(self.ledger_scope, body.get("data"), seen, event=True)
+            found = self.ledger.observe(self.ledger_scope, body.get("data"), seen, event=True)
             if found:
                 self._disagreements[delivery.seq] = found[0]
 

@@ -1,5 +1,5 @@
-"""Checks for the fault modes of the platform configuration (GET and PATCH /config) and of
-request validation; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/configuration.py``: platform configuration
+and request validation; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from .reference_helpers import (
     invalid_fields,
 )
 
-CONFIG_CHECKS = FaultChecks()
-check = CONFIG_CHECKS.add
+CONFIGURATION_CHECKS = FaultChecks()
+check = CONFIGURATION_CHECKS.add
 
 
 @check("config-wrong-type")
@@ -126,14 +126,6 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
         invalid = [{"sourceCurrency": "EUR", "fixedFee": 1}]
         response = client.patch("/config", json={"feeConfigs": invalid})
     assert invalid_fields(response) == {"feeConfigs[0].sourceCurrency"}
-
-
-@check("validation-first-error-only")
-def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    with sandbox.client() as client:
-        response = client.patch("/config", json={"umaDomain": 1, "feeConfigs": 2})
-    assert response.status_code == 400
-    assert len(response.json()["details"]["errors"]) == 1
 
 
 @check("config-accept-http-webhook")

@@ -1,5 +1,5 @@
-"""Checks for the fault modes of webhook delivery: signatures, the test event, events that
-never arrive; ``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/webhooks.py``: webhooks: signatures, the
+test event, lost events; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,11 @@ import base64
 
 import pytest
 
-from .customer_helpers import complete_individual, submit
+from .customer_helpers import (
+    complete_individual,
+    submit,
+)
+from .customers_fault_checks import customer_events
 from .money_helpers import execute, external, funded, payment_events, quote, transaction
 from .reference_helpers import (
     Delivery,
@@ -18,8 +22,8 @@ from .reference_helpers import (
     with_webhook_id,
 )
 
-WEBHOOK_CHECKS = FaultChecks()
-check = WEBHOOK_CHECKS.add
+WEBHOOKS_CHECKS = FaultChecks()
+check = WEBHOOKS_CHECKS.add
 
 
 def deliver_test_event(sandbox: RunningSandbox, receiver: WebhookReceiver):
@@ -29,6 +33,25 @@ def deliver_test_event(sandbox: RunningSandbox, receiver: WebhookReceiver):
     assert response.status_code == 200
     [delivery] = receiver.wait_for(bool)
     return response.json()["webhookId"], delivery
+
+
+@check("kyc-event-unsigned")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        client.patch("/config", json={"webhookEndpoint": receiver.url})
+        customer = complete_individual(client, "Ann Lee 003")
+        submit(client, customer["id"])
+        events = customer_events(receiver, customer["id"], 2)
+        assert all("X-Service-Signature" not in d.headers for d in events)
+        webhook_id = client.post("/sandbox/webhooks/test").json()["webhookId"]
+    [test_event] = [
+        d for d in receiver.wait_for(with_webhook_id(webhook_id)) if d.json().get("test")
+    ]
+    assert signature_valid(
+        sandbox.banner["webhook_public_key_pem"],
+        test_event.body,
+        test_event.headers["X-Service-Signature"],
+    )
 
 
 @check("webhook-forged-signature")
@@ -119,7 +142,7 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert events["OUTGOING_PAYMENT.COMPLETED"]["receivedAmount"] == stored["receivedAmount"]
 
 
-def customer_events(sandbox: RunningSandbox, receiver: WebhookReceiver) -> tuple[str, str]:
+def two_platforms_customers(sandbox: RunningSandbox, receiver: WebhookReceiver) -> tuple[str, str]:
     """A customer of the second platform, then one of the primary submitted (its
     KYC_PENDING and decision events): the two customers' ids."""
     with sandbox.client("second") as second:
@@ -137,7 +160,7 @@ def _ids(deliveries: list[Delivery]) -> list[tuple[str, str, str]]:
 
 @check("events-about-other-platforms-records")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    other, own = customer_events(sandbox, receiver)
+    other, own = two_platforms_customers(sandbox, receiver)
     deliveries = receiver.wait_for(lambda found: len(found) >= 4)
     records = [record for _, _, record in _ids(deliveries)]
     assert records.count(other) >= 2 and records.count(own) >= 2, records
@@ -147,7 +170,7 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 
 @check("events-about-records-never-had")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    other, own = customer_events(sandbox, receiver)
+    other, own = two_platforms_customers(sandbox, receiver)
     deliveries = receiver.wait_for(lambda found: len(found) >= 4)
     records = {record for _, _, record in _ids(deliveries)}
     assert own in records and other not in records
@@ -156,7 +179,7 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 
 @check("event-id-reused")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
-    customer_events(sandbox, receiver)
+    two_platforms_customers(sandbox, receiver)
     deliveries = receiver.wait_for(lambda found: len(found) >= 2)
     ids = _ids(deliveries)
     assert len({event_id for event_id, _, _ in ids}) == 1, ids  # one id ...

@@ -1,14 +1,18 @@
-"""Checks for the fault modes of access: authentication and the versioned base path;
-``test_faults`` adds them to its ``CHECKS``."""
+"""Checks for the fault modes of ``reference/faults/kernel.py``: the kernel: authentication,
+the versioned base path, request handling; ``test_faults`` adds them to its ``CHECKS``."""
 
 from __future__ import annotations
 
 import httpx
 
-from .reference_helpers import FaultChecks, RunningSandbox, WebhookReceiver
+from .reference_helpers import (
+    FaultChecks,
+    RunningSandbox,
+    WebhookReceiver,
+)
 
-ACCESS_CHECKS = FaultChecks()
-check = ACCESS_CHECKS.add
+KERNEL_CHECKS = FaultChecks()
+check = KERNEL_CHECKS.add
 
 
 @check("auth-accept-missing")
@@ -46,3 +50,17 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     assert httpx.get(f"{right}/config", auth=(token_id, secret)).status_code == 404
     with sandbox.client() as client:
         assert client.get("/config").status_code == 200
+
+
+@check("validation-first-error-only")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        response = client.patch("/config", json={"umaDomain": 1, "feeConfigs": 2})
+    assert response.status_code == 400
+    assert len(response.json()["details"]["errors"]) == 1
+
+
+@check("stablecoins-unauthenticated")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    answer = httpx.get(f"{sandbox.base_url}/stablecoins")
+    assert answer.status_code == 200 and answer.json() == {"data": []}

@@ -1,0 +1,107 @@
+"""An answer from the target as the suite reads it, and the first check every answer gets:
+its body is JSON (``answer_checks.py``)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import httpx
+
+from conformance.contract.failures import ConformanceFailure
+from conformance.exchange.answer_checks import CheckContext, answer_check
+from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
+from conformance.exchange.evidence import Exchange
+
+__all__ = ["JSON_CLAUSE", "JSON_REQUIREMENT", "ApiResponse", "Text"]
+
+JSON_CLAUSE = "Conventions"
+JSON_REQUIREMENT = "COMMON-JSON-BODIES"
+
+
+class Text(str):
+    """A string shown as it is in a failure message (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class ApiResponse:
+    """A response from the target with its evidence."""
+
+    def __init__(
+        self, method: str, path: str, status: int, headers: httpx.Headers, content: bytes,
+        exchange: Exchange,
+    ) -> None:  # fmt: skip
+        self.method = method
+        self.path = path
+        self.status = status
+        self.headers = headers
+        self.content = content
+        self.exchange = exchange
+
+    def __repr__(self) -> str:
+        return f"<ApiResponse {self.method} {self.path} {self.status}>"
+
+    @cached_property
+    def json(self) -> Any:
+        """The decoded JSON body; fails the test if the body is not JSON."""
+        __tracebackhide__ = True
+        try:
+            return decode_json(self.content)
+        except DuplicateMember as problem:
+            raise ConformanceFailure(
+                JSON_CLAUSE,
+                f"bodies are JSON ({JSON_REQUIREMENT}), and an object that names a member twice "
+                f"is ambiguous; the {self.status} response of {self.method} {self.path} repeats "
+                f"{problem.name!r} at {problem.where}",
+                expected=Text(problem.expected),
+                observed=Text(problem.received),
+                hint="send each member once: which of the values a client reads differs from "
+                "one JSON library to the next",
+                exchange=self.exchange,
+            ) from None
+        except DecodeProblem as problem:
+            raise ConformanceFailure(
+                JSON_CLAUSE,
+                f"bodies are JSON unless stated; the {self.status} response of "
+                f"{self.method} {self.path} cannot be read",
+                expected=Text(problem.expected),
+                observed=Text(problem.received),
+                hint=f"content-type was {self.headers.get('content-type')!r}",
+                exchange=self.exchange,
+            ) from None
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the body is JSON (one that repeats a member is, but reading it with
+        :attr:`json` fails)."""
+        try:
+            decode_json(self.content)
+        except DuplicateMember:
+            return True
+        except DecodeProblem:
+            return False
+        return True
+
+    def field(self, *path: str | int) -> Any:
+        """A nested value of the JSON body, or None where the path does not exist."""
+        value: Any = self.json
+        for key in path:
+            if isinstance(key, int) and isinstance(value, list) and -len(value) <= key < len(value):
+                value = value[key]
+            elif isinstance(key, str) and isinstance(value, dict):
+                value = value.get(key)
+            else:
+                return None
+        return value
+
+
+# charged to no requirement of its own: a body that cannot be read fails the test reading
+# it (the fault modes of repeated members are caught by the tests of the resource)
+@answer_check("decoding", order=10)
+def body_is_json(answer: ApiResponse, context: CheckContext) -> None:
+    """A body, when there is one, is JSON that names each member once."""
+    __tracebackhide__ = True
+    if answer.content:
+        answer.json  # noqa: B018 - reading it decodes it, and fails the test if it cannot

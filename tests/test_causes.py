@@ -1,0 +1,97 @@
+"""Causes (conformance/reporting/causes.py): a defect an answer check charges to its own
+requirement fails the test that is about it and blocks the others, once per cause."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from conformance.contract.failures import ConformanceFailure
+from conformance.reporting.causes import (
+    BLOCKED_PROPERTY,
+    CAUSE_PROPERTY,
+    Cause,
+    blocked_reason,
+    cause_lines,
+    charge,
+    charged_failure,
+    show_blocked_as_broken,
+    summarize,
+)
+
+TIMESTAMPS = "COMMON-TIMESTAMP-UTC"
+
+
+def _charged(when: str) -> ConformanceFailure:
+    failure = ConformanceFailure("§2 PlatformConfig", f"createdAt {when} is not UTC")
+    failure.charged_to = TIMESTAMPS
+    failure.cause = f"GET /config answers createdAt at {when}"
+    return failure
+
+
+@dataclass
+class _Report:
+    outcome: str = "failed"
+    location: tuple[str, int, str] = ("suites/test_x.py", 9, "test_x")
+    longrepr: object = None
+
+    def __post_init__(self) -> None:
+        self.user_properties: list[tuple[str, str]] = []
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome == "failed"
+
+
+@dataclass
+class _Result:
+    nodeid: str
+    outcome: str
+    message: str = ""
+    requirements: tuple[str, ...] = ()
+    cause: Cause | None = None
+
+
+def test_a_test_about_the_charged_requirement_fails_and_others_are_blocked():
+    own = _Report()
+    charge(own, [TIMESTAMPS], _charged("2026-01-01T10:00:00+02:00"))
+    assert own.outcome == "failed" and own.user_properties[0][0] == CAUSE_PROPERTY
+    other = _Report()
+    charge(other, ["AUTH-BASIC-REQUIRED"], _charged("2026-01-01T10:00:00+02:00"))
+    assert other.outcome == "skipped" and other.user_properties[0][0] == BLOCKED_PROPERTY
+    assert isinstance(other.longrepr, tuple) and other.longrepr[2].startswith("blocked: ")
+    assert TIMESTAMPS in other.longrepr[2]
+
+
+def test_an_uncharged_failure_is_the_test_s_own():
+    report = _Report()
+    charge(report, ["AUTH-BASIC-REQUIRED"], ConformanceFailure("§5 Authentication", "401"))
+    assert report.outcome == "failed" and report.user_properties == []
+
+
+def test_the_same_defect_met_at_other_instants_is_one_cause():
+    first = charged_failure(_charged("2026-01-01T10:00:00+02:00"))
+    later = [charged_failure(_charged(f"2026-02-0{n % 9 + 1}T11:11:11+02:00")) for n in range(30)]
+    results = [
+        _Result("a", "failed", cause=first),
+        *(_Result(f"b{n}", "blocked", cause=cause) for n, cause in enumerate(later)),
+        _Result("c", "failed", "§5 Authentication: a wrong secret answers 401; got 200", ("AUTH",)),
+    ]
+    causes = summarize(results)
+    assert [len(c["blocked"]) for c in causes] == [30, 0] and len(causes) == 2
+    assert causes[0]["failed"] == ["a"] and causes[0]["requirement"] == TIMESTAMPS
+    assert causes[1]["clause"] == "§5 Authentication" and causes[1]["requirement"] == "AUTH"
+    assert len(cause_lines(causes)) == 2
+
+
+def test_allure_shows_a_blocked_test_as_broken_and_links_its_cause(tmp_path):
+    reason = blocked_reason(Cause("§2 PlatformConfig", TIMESTAMPS, "createdAt is not UTC"))
+    blocked = {"status": "skipped", "statusDetails": {"trace": repr(("t.py", 3, reason))}}
+    skipped = {"status": "skipped", "statusDetails": {"message": "needs the adapter"}}
+    (tmp_path / "a-result.json").write_text(json.dumps(blocked))
+    (tmp_path / "b-result.json").write_text(json.dumps(skipped))
+    assert show_blocked_as_broken(tmp_path) == 1
+    shown = json.loads((tmp_path / "a-result.json").read_text())
+    assert shown["status"] == "broken" and shown["statusDetails"]["message"] == reason
+    assert shown["links"][0]["name"] == f"cause: {TIMESTAMPS}"
+    assert json.loads((tmp_path / "b-result.json").read_text())["status"] == "skipped"
