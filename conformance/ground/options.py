@@ -288,6 +288,7 @@ RECORD_EXCHANGES_FLAG = "--record-exchanges"
 
 # Profile-file tables that are not single flags.
 FIELD_NAMES_TABLE = "field_names"
+PAGINATION_TABLE = "pagination"
 
 
 METAVARS = {"bool": "true|false", "float": "SECONDS", "count": "N", "list": "A,B"}

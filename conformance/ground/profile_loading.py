@@ -23,6 +23,7 @@ import pytest
 from conformance.ground import options as opt
 from conformance.ground.profile import (
     FIELD_NAME_DEFAULTS,
+    PAGINATION_KEYS,
     TargetProfile,
     normalise_base_url,
 )
@@ -45,16 +46,29 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _usage(flag, path, f"not valid TOML ({exc})", "Fix the file.") from exc
     field_names = data.pop(opt.FIELD_NAMES_TABLE, {})
+    pagination = data.pop(opt.PAGINATION_TABLE, {})
+    given = pagination if isinstance(pagination, dict) else {}
+    bad_keys = sorted(set(given) - set(PAGINATION_KEYS))
+    if bad_keys or not isinstance(pagination, dict):
+        raise _usage(
+            flag,
+            path,
+            f"unknown [{opt.PAGINATION_TABLE}] key(s) {', '.join(bad_keys) or pagination!r}",
+            f"Known: {', '.join(PAGINATION_KEYS)}.",
+        )
+    if pagination:
+        data["pagination"] = {str(k): str(v) for k, v in pagination.items()}
     values = dict(data.pop("target", {}))
     values.update(data)
-    known = {s.key for s in opt.SETTINGS}
+    known = {s.key for s in opt.SETTINGS} | {"pagination"}
     unknown = sorted(set(values) - known)
     if unknown:
         raise _usage(
             flag,
             path,
             f"unknown key(s) {', '.join(unknown)}",
-            f"Known keys: {', '.join(sorted(known))}, and the table [{opt.FIELD_NAMES_TABLE}].",
+            f"Known keys: {', '.join(sorted(known))}, and the tables [{opt.FIELD_NAMES_TABLE}]"
+            f" and [{opt.PAGINATION_TABLE}].",
         )
     bad_names = sorted(set(field_names) - set(FIELD_NAME_DEFAULTS))
     if bad_names:
@@ -135,6 +149,8 @@ def load_profile(config: pytest.Config, environ: Mapping[str, str] | None = None
         _from_profile_folder(file_values, Path(profile_path).expanduser().resolve().parent)
 
     values: dict[str, Any] = {}
+    if "pagination" in file_values:
+        values["pagination"] = file_values["pagination"]
     for setting in opt.SETTINGS:
         flag_value = config.getoption(setting.dest)
         if flag_value is not None:

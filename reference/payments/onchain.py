@@ -69,7 +69,7 @@ def _store(db: Database, transaction: Transaction, extras: dict[str, Any]) -> Tr
 def settled(services: Services, quote: Quote, transaction: Transaction) -> Transaction:
     """The transaction with its chain records, stored; call as it settles, in the same DB
     transaction."""
-    if services.settings.variant:  # §2: a settled side "may carry" it; the variant never does
-        return transaction
     extras = _extras(services, quote)
+    if services.settings.variant:  # §2: a settled side "may carry" it; the variant never does
+        extras.pop("destination", None)
     return _store(services.db, transaction, extras) if extras else transaction
