@@ -60,7 +60,7 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
         data["pagination"] = {str(k): str(v) for k, v in pagination.items()}
     values = dict(data.pop("target", {}))
     values.update(data)
-    known = {s.key for s in opt.SETTINGS} | {"pagination"}
+    known = {s.key for s in opt.SETTINGS}
     unknown = sorted(set(values) - known)
     if unknown:
         raise _usage(
@@ -149,19 +149,37 @@ def load_profile(config: pytest.Config, environ: Mapping[str, str] | None = None
         _from_profile_folder(file_values, Path(profile_path).expanduser().resolve().parent)
 
     values: dict[str, Any] = {}
-    if "pagination" in file_values:
-        values["pagination"] = file_values["pagination"]
     for setting in opt.SETTINGS:
         flag_value = config.getoption(setting.dest)
         if flag_value is not None:
             values[setting.key] = _coerce(setting, flag_value, "flag")
         elif env.get(setting.env):
             values[setting.key] = _coerce(setting, env[setting.env], setting.env)
+        elif setting is opt.PAGINATION and isinstance(file_values.get(setting.key), dict):
+            values[setting.key] = file_values[setting.key]  # the [pagination] table
         elif setting.key in file_values:
             values[setting.key] = _coerce(setting, file_values[setting.key], "profile file")
+    if isinstance(values.get(opt.PAGINATION.key), tuple):
+        values[opt.PAGINATION.key] = _pagination(values[opt.PAGINATION.key])
     names = dict(FIELD_NAME_DEFAULTS)
     names.update(field_names)
     return validate_profile(values, names)
+
+
+def _pagination(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``cursor_parameter=NAME,...`` as the [pagination] table; a usage error otherwise."""
+    table: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or key.strip() not in PAGINATION_KEYS or not value.strip():
+            raise _usage(
+                opt.PAGINATION.flag,
+                ",".join(pairs),
+                f"{pair!r} is not KEY=NAME with a known key",
+                f"Known keys: {', '.join(PAGINATION_KEYS)}.",
+            )
+        table[key.strip()] = value.strip()
+    return table
 
 
 def _check_pair(values: Mapping[str, Any], first: opt.Setting, second: opt.Setting) -> None:

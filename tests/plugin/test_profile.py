@@ -157,6 +157,10 @@ def test_the_pagination_table_says_how_the_target_pages(pytester):
     assert type(profile).from_dict(profile.to_dict()).pagination == profile.pagination
     with pytest.raises(pytest.UsageError, match=r"unknown \[pagination\] key"):
         profile_from(pytester, file_text='[pagination]\ncursor = "x"\n')
+    flagged = profile_from(pytester, "--pagination=cursor_parameter=page,items_member=items")
+    assert flagged.pagination == {"cursor_parameter": "page", "items_member": "items"}
+    with pytest.raises(pytest.UsageError, match="not KEY=NAME"):
+        profile_from(pytester, "--pagination=page")
 
 
 def test_relative_paths_in_a_profile_file_are_from_its_folder(pytester, tmp_path):
