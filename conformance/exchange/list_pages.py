@@ -98,6 +98,6 @@ def skip_unlisted(listing: Listing, what: str) -> NoReturn:
     """Skip: ``what`` is not on the part of the list read, and the rest could not be read."""
     settings = ", ".join(f"[pagination] {key}" for key in PAGINATION_KEYS)
     pytest.skip(
-        f"{what} is not on the first page of GET {listing.path}, and the suite does not know "
-        f"how the target pages (§4: pagination not shown): set {settings} in the profile"
+        f"{what} is not on the first page of GET {listing.path}; reading further needs the "
+        f"target's pagination (§4: not shown): set --pagination (the profile's {settings})"
     )
