@@ -47,3 +47,16 @@ def test_profile_settings_make_a_pagination():
     assert Pagination.of({"cursor_parameter": "page", "next_member": "next"}).pages
     assert not Pagination.of({}).pages
     assert Pagination.of(None) == Pagination()
+
+
+def test_a_target_refusing_an_unstated_filter_is_asked_without_it():
+    def strict(request: httpx.Request) -> httpx.Response:
+        if "customerId" in request.url.params:
+            errors = [{"field": "customerId", "constraint": "UNKNOWN"}]
+            body = {"errorCode": "INVALID_INPUT", "details": {"errors": errors}}
+            return httpx.Response(400, json=body)
+        return paged(request)
+
+    listing = read_list(client_answering(strict), "/widgets", {"customerId": "c"}, VARIANT,
+                        clause="§4", statement="lists", unstated=("customerId",))  # fmt: skip
+    assert len(listing.items) == len(RECORDS) and listing.complete

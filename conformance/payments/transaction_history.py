@@ -102,6 +102,7 @@ class TransactionHistory:
             Pagination.of(self.profile.pagination),
             clause=QUOTES_CLAUSE + " — GET /transactions",
             statement="GET /transactions returns the platform's transactions",
+            unstated=("customerId",),  # §4 names cardId, status and type only
         )
         listing.items = [i for i in listing.items if i.get("customerId") in (customer_id, None)]
         return listing
