@@ -66,6 +66,15 @@ def stamp(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def stated_for(lifetime_s: float) -> dict[str, str]:
+    """A quote as a statement read elsewhere states it: created now, living ``lifetime_s``
+    (a wait reads only its two timestamps; an answer stating over 15 minutes fails §8 at
+    the client, before any wait)."""
+    now = datetime.now(UTC)
+    return {"id": "Quote:stated", "createdAt": stamp(now),
+            "expiresAt": stamp(now + timedelta(seconds=lifetime_s))}  # fmt: skip
+
+
 def money_against(date_header: datetime, lifetime_s: float) -> Quotes:
     """Quotes over a target that creates quotes living ``lifetime_s`` and whose Date header
     reads ``date_header`` whatever the time."""
@@ -111,7 +120,7 @@ def test_a_quote_stating_a_lifetime_over_15_minutes_fails_the_limit_at_once() ->
     """§8: a quote lives up to 15 minutes. One that states an hour is not awaited (a run
     ends within its bound): the wait fails the limit's clause, naming what was stated."""
     money = money_against(datetime.now(UTC), 3600.0)
-    quote = money.quote({})
+    quote = stated_for(3600.0)  # the answer's own check refuses it first (stable_fields.py)
     before = time.monotonic()
     with pytest.raises(ConformanceFailure, match="§8 Limits") as info:
         money.wait_past(quote)
@@ -121,7 +130,7 @@ def test_a_quote_stating_a_lifetime_over_15_minutes_fails_the_limit_at_once() ->
 
 def test_an_over_long_lifetime_the_interface_does_not_bound_skips() -> None:
     money = money_against(datetime.now(UTC), 3600.0)
-    quote = money.quote({})
+    quote = stated_for(3600.0)
     with pytest.raises(pytest.skip.Exception, match="waits at most 15 minutes"):
         money.wait_past(quote, what="a challenge to expire", limit_clause=None)
 

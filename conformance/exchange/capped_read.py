@@ -34,6 +34,14 @@ def read_capped(response: httpx.Response, max_bytes: int) -> bytes:
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
         raise TooLarge(response, 0, max_bytes)  # not read at all
+    try:  # an answer made in memory (a transport of a test, say) was read when it was made
+        already = response.content
+    except httpx.ResponseNotRead:
+        already = None
+    if already is not None:
+        if len(already) > max_bytes:
+            raise TooLarge(response, len(already), max_bytes)
+        return already
     chunks: list[bytes] = []
     size = 0
     for chunk in decoded_chunks(response):  # a bounded piece at a time, bombs too

@@ -48,9 +48,18 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     try:
         return (yield)
     except BaseException:
-        if not _counted(item.stash[_REPORTS_KEY]):
+        if _counted(item.stash[_REPORTS_KEY]):
+            _close_allure_result(item)  # stopped in its teardown: Allure writes it as counted
+        else:
             _drop_allure_result(item)
         raise
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_logfinish(nodeid: str, location: Any) -> Iterator[None]:
+    """Allure writes a test's result here: a stop waits until it is written."""
+    with stop_signal.deferred():
+        return (yield)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -118,6 +127,18 @@ def _counted(reports: list[pytest.TestReport]) -> bool:
         getattr(r, _LOGGED, False) and (r.when == "call" or (r.when == "setup" and not r.passed))
         for r in reports
     )
+
+
+def _close_allure_result(item: pytest.Item) -> None:
+    """Write the Allure result of a counted test that a stop cut short after its report was
+    counted (in its teardown): allure-pytest would write it only at the protocol's end."""
+    listener = item.config.pluginmanager.get_plugin("allure_listener")
+    cache = getattr(listener, "_cache", None)
+    logger = getattr(listener, "allure_logger", None)
+    uuid = cache.pop(item.nodeid) if cache is not None else None
+    if uuid is not None and logger is not None:
+        with contextlib.suppress(KeyError):
+            logger.close_test(uuid)
 
 
 def _drop_allure_result(item: pytest.Item) -> None:

@@ -42,29 +42,29 @@ def test_an_event_about_a_record_only_the_second_platform_stated_is_misdirected(
     from conformance.contract.schemas import default_registry
     from conformance.exchange.client import ExchangeLog, TargetClient
     from conformance.exchange.evidence import Redactor
-    from conformance.exchange.ledger import LEDGER, Sighting
+    from conformance.exchange.ledger import Sighting
+    from conformance.exchange.run_state import ExchangeState
     from conformance.ground.profile import Credentials
     from conformance.webhooks.event_records import RecordOwners
+
+    state = ExchangeState()  # one session: both platforms' clients share its ledger
 
     def client(token: str) -> TargetClient:
         return TargetClient(
             base_url="http://target.invalid", credentials=Credentials(token, "s"), timeout=1,
-            registry=default_registry(), log=ExchangeLog(), redactor=Redactor(),
+            registry=default_registry(), log=ExchangeLog(), redactor=Redactor(), state=state,
         )  # fmt: skip
 
     own, second = client("tok-own"), client("tok-second")
     seen = Sighting("GET", "/transactions", 200, None, 1.0, 0.0, 0.5)
     theirs = "Transaction:00000000-0000-4000-8000-0000000000aa"
-    LEDGER.observe(("http://target.invalid", "tok-second"), {"id": theirs}, seen)
-    LEDGER.observe(("http://target.invalid", "tok-own"), {"id": TXN}, seen)
+    state.ledger.observe(("http://target.invalid", "tok-second"), {"id": theirs}, seen)
+    state.ledger.observe(("http://target.invalid", "tok-own"), {"id": TXN}, seen)
     events = [
         delivery(1, envelope("OUTGOING_PAYMENT.COMPLETED", TXN, event_id="Webhook:1")),
         delivery(2, envelope("OUTGOING_PAYMENT.COMPLETED", theirs, event_id="Webhook:2")),
         delivery(3, envelope("OUTGOING_PAYMENT.COMPLETED", OTHER, event_id="Webhook:3")),
     ]
-    try:
-        found = RecordOwners(own, second).misdirected(events)
-    finally:
-        LEDGER.clear()
+    found = RecordOwners(own, second).misdirected(events)
     assert [m.delivery.seq for m in found] == [2]
     assert "the second platform's record" in found[0].summary()
