@@ -215,6 +215,16 @@ CASES: list[tuple[str, dict[str, Any], tuple[str, str]]] = [
         ("feeConfigs[0].fixedFee", "MINIMUM"),
     ),
     (
+        "fee-fixed-past-the-declared-bound",  # the served document's maximum, 10^15
+        {"feeConfigs": [{"sourceCurrency": "USD", "fixedFee": 10**15 + 1}]},
+        ("feeConfigs[0].fixedFee", "MAXIMUM"),
+    ),
+    (
+        "fee-fixed-past-64-bits",
+        {"feeConfigs": [{"sourceCurrency": "USD", "fixedFee": 2**64}]},
+        ("feeConfigs[0].fixedFee", "INT64"),
+    ),
+    (
         "fee-duplicate",
         {
             "feeConfigs": [
