@@ -1,8 +1,8 @@
 """Internal account endpoints: ``GET /customers/internal-accounts`` (§4 Accounts) and the
 sandbox's ``POST /sandbox/internal-accounts/{accountId}/fund`` (§4 sandbox endpoints).
 
-The list answers ``{"data": [InternalAccount]}``: a customer's accounts with
-``customerId``, the platform's own without it. Funding credits the ledger at once and
+The list answers a page of InternalAccounts (``kernel/pages.py``): a customer's accounts
+with ``customerId``, the platform's own without it. Funding credits the ledger at once and
 answers the account; an account that is not ``ACTIVE`` cannot receive (§3 Internal
 account) and answers ``409 ACCOUNT_CANNOT_RECEIVE``. Funding a ``RULE_BASED`` account
 triggers its sweep (``rule_based.sweep``) in the same DB transaction.
@@ -17,9 +17,10 @@ from starlette.responses import JSONResponse, Response
 from reference.accounts import internal_accounts, ledger, rule_based
 from reference.accounts import states as account_states
 from reference.customers.store import load_or_404
+from reference.kernel import pages
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
-from reference.kernel.validation import Problems, known_query
+from reference.kernel.validation import Problems
 
 # A single funding is capped so a typo cannot overflow SQLite's 64-bit sums.
 MAX_FUNDING = 10**15
@@ -31,19 +32,24 @@ LISTED_BODY = seam(
 
 
 def list_internal_accounts(request: ApiRequest) -> Response:
-    """``GET /customers/internal-accounts?customerId=`` → ``{"data": [...]}``; an unknown
+    """``GET /customers/internal-accounts?customerId=&limit=&cursor=`` → a page; an unknown
     customer (or another platform's) is ``404 NOT_FOUND``."""
     db = request.services.db
     platform_id = request.platform.id
-    known_query(request.query.keys(), ("customerId",))
     customer_id = request.query.get("customerId") or None
     if customer_id is not None:
         load_or_404(db, platform_id, customer_id)
     accounts = internal_accounts.owned_by(db, platform_id, customer_id)
     seams = request.services.settings.seams
     render = internal_accounts.render
-    data = [seams.apply(LISTED_BODY, render(db, a), account=a) for a in accounts]
-    return JSONResponse({"data": data})
+    answer = pages.page(
+        request.services.settings,
+        request.query,
+        accounts,
+        record_id=lambda a: a.id,
+        render=lambda a: seams.apply(LISTED_BODY, render(db, a), account=a),
+    )
+    return JSONResponse(answer)
 
 
 def read_amount(body: dict[str, Any], problems: Problems | None = None) -> int:

@@ -23,13 +23,13 @@ from typing import Any
 from starlette.responses import JSONResponse, Response
 
 from reference.customers.store import load, load_or_404
-from reference.kernel import currencies
+from reference.kernel import currencies, pages
 from reference.kernel.clock import iso, utc_now
 from reference.kernel.db import Database, from_json, to_json
 from reference.kernel.field_checks import text
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
-from reference.kernel.validation import Problems, at, known_query
+from reference.kernel.validation import Problems, at
 
 ACTIVE = "ACTIVE"
 PENDING_OWNERSHIP = "PENDING_OWNERSHIP_VERIFICATION"
@@ -217,11 +217,10 @@ def create_external_account(request: ApiRequest) -> Response:
 
 
 def list_external_accounts(request: ApiRequest) -> Response:
-    """``GET /customers/external-accounts?customerId=`` → ``{"data": [...]}``; without
+    """``GET /customers/external-accounts?customerId=&limit=&cursor=`` → a page; without
     ``customerId``, every external account of the platform."""
     db = request.services.db
     platform_id = request.platform.id
-    known_query(request.query.keys(), ("customerId",))
     customer_id = request.query.get("customerId") or None
     if customer_id is None:
         rows = db.fetchall(
@@ -234,7 +233,14 @@ def list_external_accounts(request: ApiRequest) -> Response:
                ORDER BY seq""",
             (platform_id, customer_id),
         )
-    return JSONResponse({"data": [_account(row).as_json() for row in rows]})
+    answer = pages.page(
+        request.services.settings,
+        request.query,
+        [_account(row) for row in rows],
+        record_id=lambda a: a.id,
+        render=lambda a: a.as_json(),
+    )
+    return JSONResponse(answer)
 
 
 ROUTES = [

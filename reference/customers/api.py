@@ -21,7 +21,7 @@ from reference.customers.store import (
     save,
 )
 from reference.customers.validation import validate_create, validate_patch
-from reference.kernel import currencies
+from reference.kernel import currencies, pages
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
 
@@ -116,9 +116,15 @@ def patch_customer(request: ApiRequest) -> Response:
 
 
 def list_agreements(request: ApiRequest) -> Response:
-    """``GET /customers/agreements`` → ``{"data": [{type, version, url}]}``."""
-    data = [agreement.as_json(request.root_url) for agreement in agreements.AGREEMENTS]
-    return JSONResponse({"data": data})
+    """``GET /customers/agreements?limit=&cursor=`` → a page of ``{type, version, url}``."""
+    answer = pages.page(
+        request.services.settings,
+        request.query,
+        agreements.AGREEMENTS,
+        record_id=lambda a: a.type,
+        render=lambda a: a.as_json(request.root_url),
+    )
+    return JSONResponse(answer)
 
 
 def end_user_terms(request: ApiRequest) -> Response:

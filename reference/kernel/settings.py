@@ -29,6 +29,9 @@ class ServerSettings:
     webhook_timeout_s: float = 10.0
     allow_private_webhooks: bool = False  # webhookEndpoint on 10/8, 192.168/16, fc00::/7...
     faults: frozenset[str] = field(default_factory=frozenset)
+    # serve --variant: a fault-free reference that chose otherwise where the interface is
+    # open (SANDBOX.md, "The variant reference"); never a fault mode
+    variant: bool = False
     seams: Seams = field(default_factory=Seams)
     client_id: str | None = None
     client_secret: str | None = None

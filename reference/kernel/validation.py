@@ -21,13 +21,6 @@ def at(base: str, key: str | int) -> str:
     return f"{base}.{key}" if base else key
 
 
-def known_query(sent: Collection[str], known: Collection[str]) -> None:
-    """Raise ``InvalidInput`` naming each query parameter sent that is not ``known``."""
-    problems = Problems()
-    problems.unknown_parameters(sent, known)
-    problems.raise_if_any()
-
-
 def is_integer(value: Any) -> bool:
     """A JSON integer: ``bool`` is an ``int`` subclass in Python but not in JSON."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -86,14 +79,6 @@ class Problems:
         for key in keys:
             if key in obj and obj[key] is None:
                 self.add(at(path, key), "NOT_NULL", "must not be null: omit it to keep the value")
-
-    def unknown_parameters(self, sent: Collection[str], known: Collection[str]) -> None:
-        """Record ``UNKNOWN_PARAMETER`` for each query parameter sent that the operation does
-        not take: the OpenAPI document the reference serves by names its parameters, and a
-        client sending another one (a typo of a filter) would otherwise see it ignored."""
-        for name in sorted(set(sent) - set(known)):
-            expected = ", ".join(sorted(known))
-            self.add(name or "query", "UNKNOWN_PARAMETER", f"is not a parameter: {expected}")
 
     def object(self, path: str, value: Any) -> dict[str, Any] | None:
         """``value`` if it is a JSON object."""

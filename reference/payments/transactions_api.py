@@ -1,8 +1,9 @@
 """Transaction endpoints (§4 Quotes and transactions): ``GET /transactions`` and
 ``GET /transactions/{transactionId}``.
 
-The list answers ``{"data": [Transaction]}``, newest first, filtered by ``customerId``,
-``status`` and ``type``. ``status`` filters payment transactions only, so combining it with
+The list answers a page of Transactions (``kernel/pages.py``), newest first, filtered by
+``customerId``, ``status`` and ``type`` (the variant reference ignores ``customerId``, which
+§4 does not name). ``status`` filters payment transactions only, so combining it with
 ``type=CARD`` is ``400 INVALID_INPUT`` (§4, §7). Card transactions are listed with
 ``type=CARD`` or a ``cardId`` filter (a ``Card:`` id or the bare uuid, §4), and only then.
 """
@@ -13,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from reference.cards import issuing as cards
 from reference.cards import transactions as card_transactions
+from reference.kernel import pages
 from reference.kernel.errors import ApiError
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
@@ -23,9 +25,6 @@ from reference.payments import transaction_store as txns
 
 CARD = "CARD"
 TYPES = (txns.OUTGOING, "INCOMING", CARD)
-# The query parameters GET /transactions takes; another is refused, as the OpenAPI document
-# the reference serves by declares (its filter object has no other property).
-FILTERS = ("cardId", "customerId", "status", "type")
 CARD_FILTER = seam(
     "transactions.card_filter",
     "the Card: id whose card transactions GET /transactions?cardId= lists"
@@ -48,13 +47,13 @@ LISTED_BODY = seam(
 
 
 def list_transactions(request: ApiRequest) -> Response:
-    """``GET /transactions?customerId=&status=&type=&cardId=`` → ``{"data": [...]}``."""
+    """``GET /transactions?customerId=&status=&type=&cardId=&limit=&cursor=`` → a page;
+    another query parameter is ignored."""
     db = request.services.db
     query = request.query
     problems = Problems()
     status, kind = query.get("status"), query.get("type")
     seams = request.services.settings.seams
-    problems.unknown_parameters(query.keys(), FILTERS)
     if status is not None:
         problems.one_of("status", status, txns.STATUSES)
     if kind is not None:
@@ -67,14 +66,23 @@ def list_transactions(request: ApiRequest) -> Response:
     if kind == CARD or (card_id is not None and kind is None):
         return _card_transactions(request, card_id)
     if kind == "INCOMING" or card_id is not None:
-        return JSONResponse({"data": []})
+        empty = pages.page(request.services.settings, query, [], record_id=str, render=dict)
+        return JSONResponse(empty)
     with db.transaction():
         quote_store.expire_due(db, request.platform.id)
         sca.expire_due(request.services, request.platform.id)
         listed = seams.apply(STATUS_FILTER, status, requested=status)
-        found = txns.find(db, request.platform.id, query.get("customerId") or None, listed)
-    data = [seams.apply(LISTED_BODY, txns.render(t), transaction=t) for t in found]
-    return JSONResponse({"data": data})
+        customer_id = None if request.services.settings.variant else query.get("customerId")
+        found = txns.find(db, request.platform.id, customer_id or None, listed)
+    answer = pages.page(
+        request.services.settings,
+        query,
+        found,
+        record_id=lambda t: t.id,
+        render=lambda t: seams.apply(LISTED_BODY, txns.render(t), transaction=t),
+        newest_first=True,
+    )
+    return JSONResponse(answer)
 
 
 def _card_transactions(request: ApiRequest, card_id: str | None) -> Response:
@@ -86,7 +94,15 @@ def _card_transactions(request: ApiRequest, card_id: str | None) -> Response:
         )
     customer_id = request.query.get("customerId") or None
     found = card_transactions.find(services.db, request.platform.id, customer_id, card_id)
-    return JSONResponse({"data": [card_transactions.render(services, t) for t in found]})
+    answer = pages.page(
+        services.settings,
+        request.query,
+        found,
+        record_id=lambda t: t.id,
+        render=lambda t: card_transactions.render(services, t),
+        newest_first=True,
+    )
+    return JSONResponse(answer)
 
 
 def get_transaction(request: ApiRequest) -> Response:

@@ -43,4 +43,4 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 @check("stablecoins-unauthenticated")
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     answer = httpx.get(f"{sandbox.base_url}/stablecoins")
-    assert answer.status_code == 200 and answer.json() == {"data": []}
+    assert answer.status_code == 200 and answer.json() == {"data": [], "nextCursor": None}

@@ -180,7 +180,7 @@ def test_external_accounts_list(client: httpx.Client, second_client: httpx.Clien
     first = external(client, customer["id"], "US_ACCOUNT")
     second = external(client, customer["id"], "WALLET")
     listed = client.get("/customers/external-accounts", params={"customerId": customer["id"]})
-    assert listed.json() == {"data": [first, second]}
+    assert listed.json() == {"data": [first, second], "nextCursor": None}
     hidden = second_client.get(
         "/customers/external-accounts", params={"customerId": customer["id"]}
     )

@@ -164,7 +164,7 @@ def test_immediately_execute(client: httpx.Client) -> None:
     )
     assert error_code(response, 400) == "INSUFFICIENT_FUNDS"
     listed = client.get("/transactions", params={"customerId": broke.id}).json()
-    assert listed == {"data": []}  # nothing was left behind
+    assert listed == {"data": [], "nextCursor": None}  # nothing was left behind
 
 
 def test_transactions_list_filters(client: httpx.Client, second_client: httpx.Client) -> None:
@@ -189,7 +189,7 @@ def test_transactions_list_filters(client: httpx.Client, second_client: httpx.Cl
         response = client.get("/transactions", params=params)
         assert error_code(response, 400) == "INVALID_INPUT"
     other = second_client.get("/transactions", params={"customerId": holder.id}).json()
-    assert other == {"data": []}
+    assert other == {"data": [], "nextCursor": None}
     assert error_code(client.get("/transactions/Transaction:nope"), 404) == "NOT_FOUND"
 
 

@@ -54,5 +54,5 @@ def test_a_claim_naming_no_customer_is_404_and_one_naming_none_400(client: httpx
 def test_stablecoins_are_listed_behind_authentication(
     client: httpx.Client, sandbox: RunningSandbox
 ) -> None:
-    assert client.get("/stablecoins").json() == {"data": []}
+    assert client.get("/stablecoins").json() == {"data": [], "nextCursor": None}
     assert httpx.get(f"{sandbox.base_url}/stablecoins").status_code == 401
