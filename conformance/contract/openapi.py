@@ -150,12 +150,15 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _query(parameter: QueryParameter, served: bool) -> dict[str, Any]:
-    return {
+    query = {
         "name": parameter.name,
         "in": "query",
         "required": parameter.required,
         "schema": apply_schema_choices(dict(parameter.schema), served=served),
     }
+    if parameter.empty_as_absent:
+        query["allowEmptyValue"] = True  # `?limit=` is taken as if it were not sent
+    return query
 
 
 def _query_object(
@@ -174,7 +177,6 @@ def _query_object(
             "type": "object",
             "properties": {q.name: _query(q, served)["schema"] for q in query},
             "required": [q.name for q in query if q.required],
-            # the reference ignores a parameter it does not know (SANDBOX.md, "Lists")
             "additionalProperties": True,
             **rule,
         },
@@ -238,11 +240,12 @@ def _responses(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         {"if": invalid_input, "then": _ref("errors/error-400"), "else": _ref("errors/error")},
         "§7 Errors: INVALID_INPUT with details.errors[], or another code",
     )
-    refused = REFUSED_BEYOND_SCHEMA.get(key) if served else None
-    if refused is not None:
+    refused = REFUSED_BEYOND_SCHEMA.get(key, ()) if served else ()
+    if refused:
         # what no schema can state: a peer tool reads that this 400 may meet a valid request
-        responses["400"]["description"] += f"; also for a request the schemas admit: {refused}"
-        responses["400"][REFUSED_KEY] = [refused]
+        reasons = "; ".join(refused)
+        responses["400"]["description"] += f"; also for a request the schemas admit: {reasons}"
+        responses["400"][REFUSED_KEY] = list(refused)
     responses["401"] = _json(_ref("errors/error-401"), "§5 Authentication: not authenticated")
     responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
     responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
@@ -283,7 +286,9 @@ def _parameters(endpoint: Endpoint, served: bool) -> list[dict[str, Any]]:
     if served:
         query += EXTRA_QUERY.get(key, ()) + (PAGE_QUERY if key in PAGED else ())
     together = _QUERY_TOGETHER.get(key)
-    if together is not None and query:
+    # the served document names such a rule among the 400s beyond its schemas instead: a
+    # tool fuzzing the object sends it as one parameter the reference ignores (`?filters=`)
+    if together is not None and query and not served:
         parameters.append(_query_object(query, together, served))
     else:
         parameters += [_query(q, served) for q in query]
