@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from conformance.contract.failures import ConformanceFailure
+from conformance.exchange.list_pages import Listing
 from conformance.ground.profile import TargetProfile
 from conformance.payments.transaction_history import TransactionHistory, is_final
 
@@ -24,6 +25,9 @@ class Listed(TransactionHistory):
 
     def transactions(self, customer_id: str, **filters: str) -> list[dict[str, Any]]:
         return self._listed
+
+    def listing(self, customer_id: str, **filters: str) -> Listing:
+        return Listing(items=self._listed, complete=True, path="/transactions")
 
 
 def wait(status: str, until: Any) -> tuple[ConformanceFailure, float]:

@@ -207,7 +207,12 @@ def check_new_status(
         )
     if not pairs:
         return
-    by_time = sorted(pairs, key=lambda pair: (pair[0].timestamp is None, pair[0].timestamp))
+    # by timestamp, never by arrival (§6 shows no delivery order): of two stamped in one
+    # instant, the outcome counts as the later
+    by_time = sorted(
+        pairs,
+        key=lambda pair: (pair[0].timestamp is None, pair[0].timestamp, pair[1] == expected),
+    )
     contradicting = [status for _, status in pairs if status not in (expected, PENDING)]
     check(
         not contradicting and by_time[-1][1] == expected,

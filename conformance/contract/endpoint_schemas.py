@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from conformance import INTERFACE_VERSION
-from conformance.contract import clauses
+from conformance.contract import clauses, error_codes
 
 __all__ = [
     "ENDPOINTS",
@@ -286,6 +286,8 @@ WALLET_SIGNED: frozenset[tuple[str, str]] = frozenset(
         ("POST", "/quotes/{quoteId}/execute"),
     }
 )
+# Endpoints whose status §4 does not give: any 2xx carrying the resource is its answer.
+ANY_2XX_RESOURCE: frozenset[tuple[str, str]] = frozenset({("POST", "/quotes/{quoteId}/execute")})
 _SIGNATURE_CHALLENGE = "wallet-signature-challenge"
 # The statuses whose body is the endpoint's resource; other 2xx bodies are not shown.
 RESOURCE_STATUSES = frozenset({200, 201})
@@ -325,9 +327,9 @@ def match_endpoint(method: str, path: str) -> Endpoint | None:
 
 
 def _error_ref(verb: str, route: str, status: int, body: object) -> SchemaRef:
-    code = body.get("code") if isinstance(body, Mapping) else None
+    code = error_codes.code_of(body)
     where = f"{verb} {route}"
-    if status == 400 and code == "INVALID_INPUT":
+    if status == 400 and error_codes.carries_code(body, "INVALID_INPUT"):
         clause = f"{clauses.ERRORS} — 400 INVALID_INPUT on {where}"
         return SchemaRef("errors/error-400", False, route, clause, verb)
     if status == 401:
@@ -351,6 +353,11 @@ def response_schema(method: str, path: str, status: int, body: object) -> Schema
     if status >= 400:
         route = endpoint.template if endpoint else normalize_path(path)
         return _error_ref(verb, route, status, body)
+    if status == 202 and _answers_resource(endpoint, body):
+        assert endpoint is not None and endpoint.response is not None
+        return SchemaRef(
+            endpoint.response, endpoint.is_list, endpoint.template, endpoint.clause, verb
+        )
     if status == 202 and endpoint is not None and (verb, endpoint.template) in WALLET_SIGNED:
         clause = (
             f"{clauses.AUTHENTICATION} — embedded wallet, item 4 "
@@ -360,6 +367,17 @@ def response_schema(method: str, path: str, status: int, body: object) -> Schema
     if endpoint is None or endpoint.response is None or status not in RESOURCE_STATUSES:
         return None  # a 202 (accepted, or a challenge) is never the resource
     return SchemaRef(endpoint.response, endpoint.is_list, endpoint.template, endpoint.clause, verb)
+
+
+def _answers_resource(endpoint: Endpoint | None, body: object) -> bool:
+    """Whether a 202 is the endpoint's resource rather than a signature challenge: §4 gives
+    execute no status and §5 item 4 challenges only a wallet source, so a 202 from execute
+    is a challenge only when it has the challenge's shape (``payloadToSign``)."""
+    if endpoint is None or endpoint.response is None:
+        return False
+    if (endpoint.method, endpoint.template) not in ANY_2XX_RESOURCE:
+        return False
+    return not (isinstance(body, Mapping) and "payloadToSign" in body)
 
 
 def request_schema(method: str, path: str) -> str | None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from conformance.contract import clauses
 from conformance.contract.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
+from conformance.contract.error_codes import carries_code, code_of
 from conformance.contract.failures import check, fail
 from conformance.contract.schemas import format_path
 from conformance.exchange.client import ApiResponse
@@ -17,11 +18,24 @@ __all__ = [
     "assert_invalid_input",
     "assert_status",
     "assert_unauthorized",
+    "error_code",
+    "has_code",
     "required_json",
 ]
 
 ERRORS_CLAUSE = clauses.ERRORS
 AUTH_CLAUSE = clauses.AUTHENTICATION
+
+
+def error_code(response: ApiResponse) -> str | None:
+    """The code an error answer carries (§7; ``contract/error_codes.py``), for reports."""
+    return code_of(response.json if response.is_json else None)
+
+
+def has_code(response: ApiResponse, code: str) -> bool:
+    """Whether the answer's body carries ``code`` as the value of a top-level member (§7
+    names the codes, not their member)."""
+    return carries_code(response.json if response.is_json else None, code)
 
 
 def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
@@ -83,10 +97,10 @@ def assert_invalid_input(
     )
     body = response.json
     check(
-        isinstance(body, dict) and body.get("code") == "INVALID_INPUT",
+        carries_code(body, "INVALID_INPUT"),
         ERRORS_CLAUSE,
         "a validation error carries the code INVALID_INPUT",
-        observed=body.get("code") if isinstance(body, dict) else body,
+        observed=code_of(body) if isinstance(body, dict) else body,
         exchange=response.exchange,
     )
     errors = field_errors(body)
@@ -114,9 +128,9 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
     __tracebackhide__ = True
     assert_status(response, 401, AUTH_CLAUSE, statement)
     body = response.json if response.content else None
-    code = body.get("code") if isinstance(body, dict) else None
+    code = code_of(body)
     check(
-        code == "UNAUTHORIZED",
+        carries_code(body, "UNAUTHORIZED"),
         clauses.ERRORS,
         "failed authentication answers 401 with the code UNAUTHORIZED",
         observed=code,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.contract.error_bodies import field_errors, names_field
+from conformance.contract.error_codes import carries_code
 from conformance.contract.failures import check, fail
 from conformance.contract.optional_fields import ABSENT, OptionalField, value_at
 from conformance.exchange.client import ApiResponse
@@ -21,7 +22,7 @@ __all__ = ["assert_kept", "refused_or_accepted"]
 
 def _refused_naming(response: ApiResponse, field: OptionalField) -> bool:
     body = response.json if response.status == 400 else None
-    if not isinstance(body, dict) or body.get("code") != "INVALID_INPUT":
+    if not isinstance(body, dict) or not carries_code(body, "INVALID_INPUT"):
         return False
     return any(e.path is not None and names_field(e.path, field.path) for e in field_errors(body))
 

@@ -10,6 +10,9 @@ __all__ = ["KNOWN_FEATURES", "unknown_features"]
 
 KNOWN_FEATURES: dict[str, str] = {
     "cards": "card issuing and card transactions (§2 Card, CardTransaction)",
+    "embedded-wallet": (
+        "the embedded wallet (§1 item 8, §5): wallet credentials, sessions, signatures"
+    ),
     "rule-based-accounts": "rule-based internal accounts (sweep rules)",
     "rule-based-accounts-off-for-second-platform": (
         "the second platform lacks rule-based accounts (isolation checks)"

@@ -127,6 +127,15 @@ FEATURES = Setting(
     "rule-based-accounts-off-for-second-platform, sca, agents",
     kind="list",
 )
+PAGINATION = Setting(
+    "--pagination",
+    "CONFORMANCE_PAGINATION",
+    "pagination",
+    "how the target's lists page (§4: not shown), as cursor_parameter=NAME,next_member=NAME,"
+    "items_member=NAME (the profile's [pagination] table); without it a record not on a "
+    "list's first page skips its test",
+    kind="list",
+)
 ADAPTER = Setting(
     "--adapter",
     "CONFORMANCE_ADAPTER",
@@ -260,6 +269,7 @@ SETTINGS: tuple[Setting, ...] = (
     REGULATED,
     SKIP_PAPERWORK,
     FEATURES,
+    PAGINATION,
     ADAPTER,
     REPORT_DIR,
     TIMEOUT,
@@ -288,6 +298,7 @@ RECORD_EXCHANGES_FLAG = "--record-exchanges"
 
 # Profile-file tables that are not single flags.
 FIELD_NAMES_TABLE = "field_names"
+PAGINATION_TABLE = "pagination"
 
 
 METAVARS = {"bool": "true|false", "float": "SECONDS", "count": "N", "list": "A,B"}

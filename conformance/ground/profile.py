@@ -41,7 +41,14 @@ FIELD_NAME_DEFAULTS: dict[str, str] = {
     "wallet_account_type": "WALLET",
     # §2 InternalAccount: "card capabilities" of an account that can fund a card (name not shown)
     "internal_account_card_capabilities": "cardCapabilities",
+    # §7: the member carrying the error code ("not shown"); a code as the value of any
+    # top-level member counts whatever this says (contract/error_codes.py)
+    "error_code": "code",
 }
+
+# §4 "List endpoints: pagination parameters and response envelope: not shown": how the
+# target pages, when the profile says (the [pagination] table; exchange/list_pages.py)
+PAGINATION_KEYS = ("cursor_parameter", "next_member", "items_member")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +91,7 @@ class TargetProfile:
     embedded_args: str = ""
     embedded_sandboxes: int | None = None  # under xdist; None: one per worker, up to the CPUs
     field_names: Mapping[str, str] = field(default_factory=lambda: dict(FIELD_NAME_DEFAULTS))
+    pagination: Mapping[str, str] = field(default_factory=dict)  # [pagination]; empty: unknown
     embedded: bool = False
     # §5 embedded wallet: what the interface does not show (the sandbox prints them)
     wallet_enclave_public_key: str | None = None
@@ -175,6 +183,7 @@ class TargetProfile:
         data["features"] = list(self.features)
         data["wallet_oidc_issuers"] = list(self.wallet_oidc_issuers)
         data["field_names"] = dict(self.field_names)
+        data["pagination"] = dict(self.pagination)
         return data
 
     @classmethod
@@ -198,6 +207,7 @@ class TargetProfile:
             "webhook_public_key": self.webhook_public_key is not None,
             "adapter": self.adapter,
             "field_names": dict(self.field_names),
+            "pagination": dict(self.pagination),
             "wallet_rp_id": self.wallet_rp_id,
             "wallet_origin": self.wallet_origin,
             "wallet_oidc_issuers": list(self.wallet_oidc_issuers),

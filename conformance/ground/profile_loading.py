@@ -23,6 +23,7 @@ import pytest
 from conformance.ground import options as opt
 from conformance.ground.profile import (
     FIELD_NAME_DEFAULTS,
+    PAGINATION_KEYS,
     TargetProfile,
     normalise_base_url,
 )
@@ -45,6 +46,18 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _usage(flag, path, f"not valid TOML ({exc})", "Fix the file.") from exc
     field_names = data.pop(opt.FIELD_NAMES_TABLE, {})
+    pagination = data.pop(opt.PAGINATION_TABLE, {})
+    given = pagination if isinstance(pagination, dict) else {}
+    bad_keys = sorted(set(given) - set(PAGINATION_KEYS))
+    if bad_keys or not isinstance(pagination, dict):
+        raise _usage(
+            flag,
+            path,
+            f"unknown [{opt.PAGINATION_TABLE}] key(s) {', '.join(bad_keys) or pagination!r}",
+            f"Known: {', '.join(PAGINATION_KEYS)}.",
+        )
+    if pagination:
+        data["pagination"] = {str(k): str(v) for k, v in pagination.items()}
     values = dict(data.pop("target", {}))
     values.update(data)
     known = {s.key for s in opt.SETTINGS}
@@ -54,7 +67,8 @@ def _read_profile_file(path: str) -> tuple[dict[str, Any], dict[str, str]]:
             flag,
             path,
             f"unknown key(s) {', '.join(unknown)}",
-            f"Known keys: {', '.join(sorted(known))}, and the table [{opt.FIELD_NAMES_TABLE}].",
+            f"Known keys: {', '.join(sorted(known))}, and the tables [{opt.FIELD_NAMES_TABLE}]"
+            f" and [{opt.PAGINATION_TABLE}].",
         )
     bad_names = sorted(set(field_names) - set(FIELD_NAME_DEFAULTS))
     if bad_names:
@@ -141,11 +155,31 @@ def load_profile(config: pytest.Config, environ: Mapping[str, str] | None = None
             values[setting.key] = _coerce(setting, flag_value, "flag")
         elif env.get(setting.env):
             values[setting.key] = _coerce(setting, env[setting.env], setting.env)
+        elif setting is opt.PAGINATION and isinstance(file_values.get(setting.key), dict):
+            values[setting.key] = file_values[setting.key]  # the [pagination] table
         elif setting.key in file_values:
             values[setting.key] = _coerce(setting, file_values[setting.key], "profile file")
+    if isinstance(values.get(opt.PAGINATION.key), tuple):
+        values[opt.PAGINATION.key] = _pagination(values[opt.PAGINATION.key])
     names = dict(FIELD_NAME_DEFAULTS)
     names.update(field_names)
     return validate_profile(values, names)
+
+
+def _pagination(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``cursor_parameter=NAME,...`` as the [pagination] table; a usage error otherwise."""
+    table: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or key.strip() not in PAGINATION_KEYS or not value.strip():
+            raise _usage(
+                opt.PAGINATION.flag,
+                ",".join(pairs),
+                f"{pair!r} is not KEY=NAME with a known key",
+                f"Known keys: {', '.join(PAGINATION_KEYS)}.",
+            )
+        table[key.strip()] = value.strip()
+    return table
 
 
 def _check_pair(values: Mapping[str, Any], first: opt.Setting, second: opt.Setting) -> None:

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from conformance.contract import clauses
-from conformance.contract import endpoint_schemas as contract
 from conformance.contract.failures import check, fail
 from conformance.customers.money_customers import MoneyCustomers
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse, TargetClient
+from conformance.exchange.list_pages import Listing, Pagination, read_list, skip_unlisted
 from conformance.ground.profile import TargetProfile
 from conformance.payments.external_accounts import ACCOUNTS_CLAUSE, ExternalAccounts
 from conformance.payments.quote_bodies import Corridor
@@ -119,20 +119,28 @@ class Funding:
     def internal_accounts(self, customer_id: str) -> list[dict[str, Any]]:
         """GET /customers/internal-accounts?customerId=<id>: the customer's accounts."""
         __tracebackhide__ = True
-        listed = required_json(
-            self.client.get("/customers/internal-accounts", params={"customerId": customer_id}),
-            ACCOUNTS_CLAUSE,
-            "GET /customers/internal-accounts?customerId=<id> lists the customer's internal "
-            "accounts",
-            status=200,
+        return self.listing(customer_id).items
+
+    def listing(self, customer_id: str) -> Listing:
+        """The customer's internal accounts, every page when the profile says how."""
+        __tracebackhide__ = True
+        return read_list(
+            self.client,
+            "/customers/internal-accounts",
+            {"customerId": customer_id},
+            Pagination.of(self.profile.pagination),
+            clause=ACCOUNTS_CLAUSE,
+            statement="GET /customers/internal-accounts?customerId=<id> lists the customer's "
+            "internal accounts",
         )
-        items = contract.list_items(listed) or []
-        return [i for i in items if isinstance(i, dict)]
 
     def account(self, customer_id: str, account_id: str) -> dict[str, Any]:
         """The customer's internal account with this id, as listed now."""
         __tracebackhide__ = True
-        found = [a for a in self.internal_accounts(customer_id) if a.get("id") == account_id]
+        listing = self.listing(customer_id)
+        found = [a for a in listing.items if a.get("id") == account_id]
+        if not found and not listing.complete:
+            skip_unlisted(listing, f"internal account {account_id}")
         check(
             bool(found),
             ACCOUNTS_CLAUSE,

@@ -322,6 +322,8 @@ def lane_profile(profile: TargetProfile, info: dict[str, Any]) -> TargetProfile:
         adapter=profile.adapter or info.get("adapter"),
         # and the features it has enabled, on top of any the profile declares
         features=tuple(dict.fromkeys([*profile.features, *info.get("features", ())])),
+        # how its lists page (the [pagination] settings), unless the profile says
+        pagination=profile.pagination or dict(info.get("pagination") or {}),
         **wallet_settings(info, profile),
     )
 

@@ -19,6 +19,7 @@ import pytest
 from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.customers.money_customers import MoneyCustomers
+from conformance.exchange import assertions
 from conformance.exchange.assertions import required_json
 from conformance.exchange.client import ApiResponse
 from conformance.ground import hookspecs
@@ -64,10 +65,8 @@ def challenge_of(quote: Mapping[str, Any]) -> dict[str, Any] | None:
     return challenge if isinstance(challenge, dict) else None
 
 
-def error_code(response: ApiResponse) -> Any:
-    """The ``code`` of an error body, or None."""
-    body = response.json if response.is_json else None
-    return body.get("code") if isinstance(body, dict) else None
+error_code = assertions.error_code  # the code answered, for reports (§7: any member)
+has_code = assertions.has_code
 
 
 class Sca:

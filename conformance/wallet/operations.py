@@ -17,6 +17,7 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.error_bodies import reason_of
+from conformance.contract.error_codes import carries_code, code_of
 from conformance.contract.failures import check, fail
 from conformance.exchange.client import ApiResponse
 from conformance.ground.secrets import register_secret
@@ -201,12 +202,12 @@ class WalletOperations:
         if response.status == 401:
             reason = reason_of(body)
             check(
-                body.get("code") == "UNAUTHORIZED" and isinstance(reason, str) and reason.strip(),
+                carries_code(body, "UNAUTHORIZED") and isinstance(reason, str) and reason.strip(),
                 clauses.AUTHENTICATION + " — embedded wallet, item 6",
                 "authentication failures return 401 UNAUTHORIZED with a reason naming the "
                 "failed check",
                 expected="code UNAUTHORIZED and a non-empty reason",
-                observed=(body.get("code"), reason),
+                observed=(code_of(body), reason),
                 exchange=response.exchange,
             )
         check(

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from reference.kernel import variant
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 
@@ -141,6 +142,8 @@ class Unauthorized(ApiError):
 def render(error: ApiError, settings: ServerSettings) -> JSONResponse:
     """The HTTP response for ``error``."""
     body = settings.seams.apply(ERROR_BODY, error.body(), error=error)
+    if settings.variant:
+        body = variant.error_body(body)
     return JSONResponse(body, status_code=error.status, headers=error.headers)
 
 

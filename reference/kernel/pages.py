@@ -45,6 +45,15 @@ def style_of(settings: ServerSettings) -> PageStyle:
     return VARIANT if settings.variant else REFERENCE
 
 
+def describe(style: PageStyle) -> dict[str, str]:
+    """The suite's ``[pagination]`` settings for ``style`` (the start-up line prints them)."""
+    return {
+        "cursor_parameter": style.cursor_param,
+        "next_member": style.next_member,
+        "items_member": style.items_member,
+    }
+
+
 def _encode(record_id: str) -> str:
     return base64.urlsafe_b64encode(f"after:{record_id}".encode()).decode().rstrip("=")
 

@@ -70,4 +70,6 @@ def settled(services: Services, quote: Quote, transaction: Transaction) -> Trans
     """The transaction with its chain records, stored; call as it settles, in the same DB
     transaction."""
     extras = _extras(services, quote)
+    if services.settings.variant:  # §2: a settled side "may carry" it; the variant never does
+        extras.pop("destination", None)
     return _store(services.db, transaction, extras) if extras else transaction

@@ -15,7 +15,8 @@ platform's fee, and ``k`` the rate in smallest units (``exchangeRate`` *
 Rounding: the variable fee on a locked sending amount rounds half up (0.5 of a smallest
 unit goes to the fee); a received amount rounds down and an amount to send rounds up, so
 the customer is never promised more than the sending amount buys. Everything is computed
-with exact fractions, never floats.
+with exact fractions, never floats. The variant reference (``kernel/variant.py``) rounds the
+variable fee up instead, and takes one within one currency too.
 
 Fee schedule: ``f`` = 0.003 and ``fixed`` = 50 (sending currency) across currencies, 0 and
 0 within one. The platform fee is ``round_half_up(base * variableRateBps / 10000) +
@@ -27,12 +28,13 @@ fixedFee`` from ``platformFeeOverride``, else (USD source, cross-currency) from 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from reference.kernel import variant
 from reference.kernel.currencies import Currency
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
@@ -95,6 +97,11 @@ def round_half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+def round_up(value: Fraction) -> int:
+    """The least integer not below ``value`` (the variant reference's fee rounding)."""
+    return math.ceil(value)
+
+
 def exchange_rate(sending: str, receiving: str, settings: ServerSettings) -> Decimal:
     """The quoted rate; exactly 1 within one currency (§4 rule 1)."""
     rate = rates.rate(sending, receiving)
@@ -145,9 +152,14 @@ def price(
     """Price a quote whose ``side`` is locked at ``amount``; PricingError if it cannot.
     ``pulled``: the source is an external account (priced the same; the price seam is told)."""
     rate = exchange_rate(sending.code, receiving.code, settings)
+    rounding = round_half_up
+    if settings.variant:
+        rounding = round_up
+        if not fees.variable_rate:
+            fees = replace(fees, variable_rate=Decimal(variant.SAME_CURRENCY_FEE_BPS) / 10_000)
     priced = settings.seams.apply(
         PRICE,
-        _price(side, amount, rate, sending, receiving, fees),
+        _price(side, amount, rate, sending, receiving, fees, rounding),
         side=side,
         amount=amount,
         sending=sending,
@@ -163,15 +175,22 @@ def price(
 
 
 def _price(
-    side: str, amount: int, rate: Decimal, sending: Currency, receiving: Currency, fees: Fees
+    side: str,
+    amount: int,
+    rate: Decimal,
+    sending: Currency,
+    receiving: Currency,
+    fees: Fees,
+    rounding: Callable[[Fraction], int] = round_half_up,
 ) -> Price:
-    """The fees and amounts of the module docstring; not yet checked to buy something."""
+    """The fees and amounts of the module docstring, the variable fee rounded by
+    ``rounding``; not yet checked to buy something."""
     k = smallest_unit_rate(rate, sending, receiving)
     f = Fraction(fees.variable_rate)
     if side == SENDING:
         total_sending = amount
         platform = fees.platform_fee(total_sending)
-        variable = round_half_up(total_sending * f)
+        variable = rounding(total_sending * f)
         net = total_sending - variable - fees.fixed - platform
         total_receiving = math.floor(net * k)
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
 
+from reference.kernel import variant
 from reference.kernel.errors import ApiError
 from reference.kernel.routing import ApiRequest, Operation, api_route
 from reference.kernel.seams import seam
@@ -78,7 +79,8 @@ def _source_account_id(request: ApiRequest, quote_id: str) -> str | None:
 def execute_quote(request: ApiRequest) -> Response:
     """``POST /quotes/{quoteId}/execute`` → 200 Quote ``PROCESSING``; 409 when it is no
     longer ``PENDING``, 400 ``QUOTE_EXPIRED`` after ``expiresAt``, 400
-    ``INSUFFICIENT_FUNDS``. From an embedded wallet: 202 until the signed retry (§5 item 4)."""
+    ``INSUFFICIENT_FUNDS``. From an embedded wallet: 202 until the signed retry (§5 item 4).
+    The variant reference answers the Quote with 202."""
     quote_id = request.path_params["quoteId"]
     source = _source_account_id(request, quote_id)
     challenge = wallet_accounts.execute_challenge(request, quote_id, source)
@@ -86,7 +88,8 @@ def execute_quote(request: ApiRequest) -> Response:
         return challenge
     with wallet_accounts.signed_execute(request, quote_id, source):
         quote = payments.execute(request.services, request.platform.id, quote_id)
-    return JSONResponse(quote_store.render(quote))
+    status = variant.EXECUTE_STATUS if request.services.settings.variant else 200
+    return JSONResponse(quote_store.render(quote), status_code=status)
 
 
 ROUTES = [

@@ -30,11 +30,13 @@ from reference.cards.issuing import FEATURES as CARD_FEATURES
 from reference.client_check.journal import Journal, JournalError
 from reference.client_check.observers import watching
 from reference.faults import UnknownFaultError, describe_faults, seams_for, validate_faults
+from reference.kernel import pages
 from reference.kernel.platforms import CredentialConflictError
 from reference.kernel.services import Services
 from reference.kernel.settings import IN_MEMORY, ServerSettings
 from reference.server.app import create_app
 from reference.server.services import open_services
+from reference.wallet.api import FEATURES as WALLET_FEATURES
 from reference.wallet.crypto import enclave_public_hex
 from reference.wallet.oidc import ISSUERS
 from reference.wallet.passkeys import ORIGIN, RP_ID
@@ -153,6 +155,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     )
     serve.add_argument("--list-faults", action="store_true", help="list fault modes and exit")
     serve.add_argument(
+        "--variant",
+        action="store_true",
+        help="a fault-free reference that chose otherwise where the interface is open"
+        " (errorCode, execute 202, fees rounded up, paged lists, deliveries out of order;"
+        " SANDBOX.md, 'The variant reference')",
+    )
+    serve.add_argument(
         "--check-clients",
         metavar="DIR",
         help="judge every request a platform's client sends by what the interface asks of a"
@@ -216,6 +225,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
         webhook_timeout_s=args.webhook_timeout,
         allow_private_webhooks=args.allow_private_webhooks,
         faults=faults,
+        variant=args.variant,
         seams=seams,
         client_id=args.client_id,
         client_secret=args.client_secret,
@@ -269,7 +279,10 @@ def banner(services: Services, url: str) -> dict[str, Any]:
         "wallet_oidc_issuers": list(ISSUERS),
         "wallet_enclave_public_key": enclave_public_hex(services.db),
         # features the suite may rely on (its --features), e.g. rule-based accounts
-        "features": [*FEATURES, *CARD_FEATURES],
+        "features": [*FEATURES, *CARD_FEATURES, *WALLET_FEATURES],
+        # how the lists page (the suite's [pagination] settings), and the variant's flag
+        "variant": settings.variant,
+        "pagination": pages.describe(pages.style_of(settings)),
     }
 
 

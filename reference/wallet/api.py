@@ -19,6 +19,9 @@ from reference.wallet import signatures
 from reference.wallet import store as wallet_store
 from reference.wallet.store import Credential
 
+# the feature a profile declares for an embedded wallet (§1 item 8; the suite's --features)
+FEATURES = ("embedded-wallet",)
+
 
 async def optional_json_object(request: Request) -> dict[str, Any]:
     """The JSON object body, or ``{}`` when there is none (an OTP challenge sends none)."""

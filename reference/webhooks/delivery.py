@@ -21,6 +21,7 @@ import h11
 import httpx
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from reference.kernel import variant
 from reference.kernel.seams import seam
 from reference.kernel.settings import ServerSettings
 from reference.kernel.sync_calls import call_sync
@@ -129,17 +130,23 @@ class DeliveryWorker:
         # Clear before reading: a row enqueued after the read sets the event again.
         self._wake.clear()
         now = time.time()
-        for row in await call_sync(self._settings, self._outbox.due, now):
-            busy = row.target_url in self._in_flight
+        side_by_side = self._settings.variant
+        due = await call_sync(self._settings, self._outbox.due, now, side_by_side=side_by_side)
+        for row in due:
+            # the variant delivers an endpoint's events side by side (kernel/variant.py)
+            lane = f"{row.target_url} {row.event_id}" if self._settings.variant else row.target_url
+            busy = lane in self._in_flight
             if busy or self._per_platform[row.platform_id] >= MAX_ENDPOINTS_PER_PLATFORM:
                 continue  # its turn comes when a delivery ends, which wakes us
             self._per_platform[row.platform_id] += 1
-            self._in_flight[row.target_url] = asyncio.create_task(self._deliver(row))
+            self._in_flight[lane] = asyncio.create_task(self._deliver(row, lane))
         next_at = await call_sync(self._settings, self._outbox.next_attempt_after, now)
         return None if next_at is None else max(0.0, next_at - time.time())
 
-    async def _deliver(self, row: OutboxRow) -> None:
+    async def _deliver(self, row: OutboxRow, lane: str) -> None:
         try:
+            if self._settings.variant:
+                await asyncio.sleep(variant.delivery_delay())
             status, error = await self._post(row)
             if status is not None and 200 <= status < 300:
                 await call_sync(self._settings, self._outbox.record_delivered, row.event_id, status)
@@ -155,7 +162,7 @@ class DeliveryWorker:
         except Exception:
             log.exception("recording delivery of %s failed", row.event_id)
         finally:
-            self._in_flight.pop(row.target_url, None)
+            self._in_flight.pop(lane, None)
             self._per_platform[row.platform_id] -= 1
             self._wake.set()  # the row's next attempt time changed
 

@@ -103,17 +103,19 @@ class Outbox:
         )
         self._on_enqueue()
 
-    def due(self, now: float) -> list[OutboxRow]:
+    def due(self, now: float, *, side_by_side: bool = False) -> list[OutboxRow]:
         """For each endpoint, its oldest pending row due at or before ``now``; oldest first.
 
         One row per endpoint, because an endpoint takes its deliveries one at a time: a
         backlog for one endpoint never fills the batch ahead of another endpoint's rows.
+        ``side_by_side`` (the variant reference): every due row, an endpoint's together.
         """
+        one_each = """seq IN (SELECT MIN(seq) FROM webhook_outbox
+                   WHERE state = 'pending' AND next_attempt_at <= ? GROUP BY target_url)"""
+        every = "state = 'pending' AND next_attempt_at <= ?"
         rows = self._db.fetchall(
-            """SELECT event_id, target_url, body, attempts, event_type, platform_id
-               FROM webhook_outbox WHERE seq IN (
-                   SELECT MIN(seq) FROM webhook_outbox
-                   WHERE state = 'pending' AND next_attempt_at <= ? GROUP BY target_url)
+            f"""SELECT event_id, target_url, body, attempts, event_type, platform_id
+               FROM webhook_outbox WHERE {every if side_by_side else one_each}
                ORDER BY seq LIMIT ?""",
             (now, _BATCH),
         )

@@ -117,7 +117,8 @@ def aimed_at(banner: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
     """The ``conformance run`` flags and environment that aim a run at a sandbox started
     apart (its start-up line ``banner``) with what the embedded default takes from that
     line (``embedded.lane_profile``): the credentials (in the environment, never on a
-    command line), the webhook key, the adapter, the features and the wallet settings."""
+    command line), the webhook key, the adapter, the features, the wallet settings and how its
+    lists page."""
     flags = [
         f"--target-url={banner['base_url']}",
         f"--webhook-public-key={banner['webhook_public_key_pem']}",
@@ -130,6 +131,9 @@ def aimed_at(banner: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
         f"--wallet-origin={banner['wallet_origin']}",
         f"--wallet-oidc-issuers={','.join(banner['wallet_oidc_issuers'])}",
     ]
+    if banner.get("pagination"):  # how its lists page, as the embedded default takes it
+        pairs = ",".join(f"{key}={name}" for key, name in banner["pagination"].items())
+        flags.append(f"--pagination={pairs}")
     env = {
         f"CONFORMANCE_{prefix.upper()}CLIENT_{key.upper()}": banner[f"{prefix}client_{key}"]
         for prefix in ("", "second_", "production_")

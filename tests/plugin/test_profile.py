@@ -148,6 +148,21 @@ def test_unknown_profile_keys_are_usage_errors(pytester):
         profile_from(pytester, file_text="base_url = \n")
 
 
+def test_the_pagination_table_says_how_the_target_pages(pytester):
+    """§4 shows no pagination: the optional [pagination] table (issue 34)."""
+    assert profile_from(pytester).pagination == {}
+    file_text = '[pagination]\ncursor_parameter = "pageToken"\nnext_member = "next"\n'
+    profile = profile_from(pytester, file_text=file_text)
+    assert profile.pagination == {"cursor_parameter": "pageToken", "next_member": "next"}
+    assert type(profile).from_dict(profile.to_dict()).pagination == profile.pagination
+    with pytest.raises(pytest.UsageError, match=r"unknown \[pagination\] key"):
+        profile_from(pytester, file_text='[pagination]\ncursor = "x"\n')
+    flagged = profile_from(pytester, "--pagination=cursor_parameter=page,items_member=items")
+    assert flagged.pagination == {"cursor_parameter": "page", "items_member": "items"}
+    with pytest.raises(pytest.UsageError, match="not KEY=NAME"):
+        profile_from(pytester, "--pagination=page")
+
+
 def test_relative_paths_in_a_profile_file_are_from_its_folder(pytester, tmp_path):
     """A profile travels with its key, waivers, baseline and adapter file: a run started
     from any folder finds them. Flags and the environment keep the working folder's."""

@@ -35,6 +35,8 @@ BANNER_KEYS = {
     "wallet_origin",
     "wallet_oidc_issuers",
     "wallet_enclave_public_key",
+    "variant",
+    "pagination",
 }
 
 

@@ -19,7 +19,11 @@ from conformance.wallet.flows import item
 from conformance.wallet.keys import WalletKey
 from conformance.wallet.tokens import Identity, nonce_for
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 
 @pytest.fixture(scope="module")

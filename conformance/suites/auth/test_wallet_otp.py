@@ -17,7 +17,11 @@ from conformance.contract.failures import check
 from conformance.wallet.flows import item
 from conformance.wallet.keys import WalletKey
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 
 @pytest.fixture(scope="module")

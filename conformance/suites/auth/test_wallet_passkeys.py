@@ -15,7 +15,11 @@ from conformance.wallet.authenticator import Tamper, b64url
 from conformance.wallet.flows import item
 from conformance.wallet.keys import WalletKey
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -169,10 +169,10 @@ def test_the_standing_platform_fee_applies_to_cross_currency_quotes_from_usd(
     entry = {names["currency"]: "USD", names["variable_bps"]: 100, names["fixed"]: 25}
     patched = client.patch("/config", json={"feeConfigs": [entry]})
     check(
-        patched.status == 200,
+        200 <= patched.status < 300,  # §4 gives PATCH no status: any 2xx with the resource
         clauses.PLATFORM_CONFIGURATION_ENDPOINTS,
         f"PATCH /config with a USD fee configuration is accepted (names from the profile: {names})",
-        expected=200,
+        expected="2xx",
         observed=(patched.status, patched.content[:300]),
         exchange=patched.exchange,
     )

@@ -12,7 +12,11 @@ from conformance.contract.failures import check
 from conformance.wallet.flows import ENDPOINT, item
 from conformance.wallet.keys import WalletKey
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 ACCOUNTS = clauses.ACCOUNTS_ENDPOINTS
 

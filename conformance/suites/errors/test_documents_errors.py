@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.contract import clauses
+from conformance.contract.error_codes import carries_code, code_of
 from conformance.contract.failures import check
 from conformance.customers.document_files import unreadable_photo
 from conformance.exchange.assertions import assert_status
@@ -36,9 +37,9 @@ def test_a_photo_without_corners_focus_or_colour_is_rejected(onboarding, kind, d
         "rejected with 422",
     )
     check(
-        response.json.get("code") == "DOCUMENT_REJECTED",
+        carries_code(response.json, "DOCUMENT_REJECTED"),
         CLAUSE,
         "the rejection carries the code DOCUMENT_REJECTED",
-        observed=response.json.get("code"),
+        observed=code_of(response.json),
         exchange=response.exchange,
     )

@@ -9,10 +9,15 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.error_bodies import field_errors
+from conformance.contract.error_codes import carries_code, code_of
 from conformance.contract.failures import check
 from conformance.wallet.flows import item
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 
 def _b64(text):
@@ -45,10 +50,10 @@ def test_a_malformed_oidc_token_is_refused(embedded_wallet, case):
     if response.status == 400:
         body = response.json
         check(
-            isinstance(body, dict) and body.get("code") == "INVALID_INPUT",
+            carries_code(body, "INVALID_INPUT"),
             clauses.ERRORS,
             "a malformed OIDC JWT refused before authentication answers 400 INVALID_INPUT",
-            observed=body.get("code") if isinstance(body, dict) else body,
+            observed=code_of(body) if isinstance(body, dict) else body,
             exchange=response.exchange,
         )
         check(

@@ -61,17 +61,26 @@ def test_volume_above_the_daily_limit_is_refused_with_429(funding, quotes, adapt
     corridor = wallet.corridor(CURRENCY, CURRENCY)
     for _ in range(payments):  # a new customer: nothing else counts towards its day
         quotes.pay(corridor.source_id, corridor.destination_id, step)
-    left = limits.daily - payments * step
+    sent = payments * step
+    if limits.daily - sent > step // 2:  # what is left would not be far enough below
+        quotes.pay(corridor.source_id, corridor.destination_id, limits.daily - sent)
+        sent = limits.daily
+    left = limits.daily - sent
+    # §8 says neither whether the amount sent or delivered counts, nor how fees round: the
+    # probe is a whole size-limit payment (never above the size limit), at least half of it
+    # past what is left, so it is past the daily limit counted sent or delivered after any
+    # fee or rounding under a quarter of a payment; a 1-unit probe may not even be quotable.
+    probe = step
     refused_at_quote_or_execute(
         funding,
         quotes,
         wallet.customer_id,
         corridor.source_id,
-        corridor.body("SENDING", left + 1),
+        corridor.body("SENDING", probe),
         status=429,
         code="DAILY_VOLUME_LIMIT_EXCEEDED",
         clause=CLAUSE,
-        statement=f"once a customer has sent {payments * step} of a daily limit of "
-        f"{limits.daily} {CURRENCY} smallest units (from the adapter), {left + 1} more is "
-        "refused with 429 DAILY_VOLUME_LIMIT_EXCEEDED",
+        statement=f"once a customer has sent {sent} of a daily limit of {limits.daily} "
+        f"{CURRENCY} smallest units (from the adapter; {left} left), {probe} more is refused "
+        "with 429 DAILY_VOLUME_LIMIT_EXCEEDED",
     )

@@ -17,6 +17,12 @@ pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
 CLAUSE = clauses.LIMITS + " — per-currency UMA amounts"
 LOW, HIGH = 1_000, 50_000
+# §8 does not say whether the amount sent or the amount delivered is bounded, nor how fees
+# round. The probes hold under every reading: ABOVE sends twice maxAmount, so it stays above
+# it delivered after any fee under half; WITHIN sends the middle of the bounds, so it is
+# within them sent, and delivered after any fee up to (HIGH - LOW) / 2.
+ABOVE = 2 * HIGH
+WITHIN = (LOW + HIGH) // 2
 
 
 def narrowed_usd(client):
@@ -45,7 +51,7 @@ def test_uma_amounts_outside_the_currency_bounds_are_refused(
     wallet = funding.wallet(("USD",), funds=1_000)
     source = wallet.sources["USD"]["id"]
     narrowed_usd(client)
-    above = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH + 1))
+    above = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), ABOVE))
     check(
         400 <= above.status < 500,
         CLAUSE,
@@ -54,7 +60,7 @@ def test_uma_amounts_outside_the_currency_bounds_are_refused(
         observed=(above.status, above.content[:300]),
         exchange=above.exchange,
     )
-    within = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), HIGH - LOW))
+    within = quotes.create_quote(transfers.uma_body(source, transfers.uma_address(), WITHIN))
     check(
         within.status in (200, 201),
         CLAUSE,

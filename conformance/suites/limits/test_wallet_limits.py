@@ -11,7 +11,11 @@ import pytest
 from conformance.wallet.flows import item
 from conformance.wallet.keys import WalletKey
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 MARGIN_S = 25
 

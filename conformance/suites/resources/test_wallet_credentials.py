@@ -11,7 +11,11 @@ from conformance.contract.failures import check
 from conformance.wallet.flows import ENDPOINT
 from conformance.wallet.operations import WALLET_TYPE
 
-pytestmark = [pytest.mark.resource("Authentication"), pytest.mark.writes]
+pytestmark = [
+    pytest.mark.resource("Authentication"),
+    pytest.mark.writes,
+    pytest.mark.feature("embedded-wallet"),
+]
 
 
 @pytest.mark.requirement("WALLET-CREDENTIAL-TYPES")

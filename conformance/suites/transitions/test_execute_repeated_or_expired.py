@@ -13,6 +13,7 @@ import pytest
 
 from conformance.contract import clauses
 from conformance.contract.failures import check
+from conformance.exchange.assertions import error_code, has_code
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -24,11 +25,6 @@ AMOUNT = 15_000
 @pytest.fixture(scope="module")
 def wallet(funding):
     return funding.wallet(("USD",))
-
-
-def error_code(response):
-    body = response.json if response.is_json else None
-    return body.get("code") if isinstance(body, dict) else None
 
 
 @pytest.mark.requirement("QUOTE-EXECUTE-DEBITS-SOURCE", "QUOTE-EXECUTE-SAME-TRANSACTION-ID")
@@ -77,7 +73,7 @@ def test_an_expired_quote_is_not_executed(
     quotes.wait_past(quote, what=f"quote {quote.get('id')} to expire")
     response = quotes.execute(quote["id"])
     check(
-        400 <= response.status < 500 and error_code(response) == "QUOTE_EXPIRED",
+        400 <= response.status < 500 and has_code(response, "QUOTE_EXPIRED"),
         ERRORS_CLAUSE,
         "executing a quote after its expiresAt fails with QUOTE_EXPIRED",
         expected="a 4xx with code QUOTE_EXPIRED",
