@@ -54,7 +54,6 @@ class QueryParameter:
     name: str
     required: bool = False
     schema: Mapping[str, object] = field(default_factory=lambda: {"type": "string"})
-    empty_as_absent: bool = False  # `?name=` is taken as if the parameter were not sent
 
 
 # The reference's choice where §4 names a filter but not its values (x-reference-choice:

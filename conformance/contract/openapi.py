@@ -151,15 +151,12 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _query(parameter: QueryParameter, served: bool) -> dict[str, Any]:
-    query = {
+    return {
         "name": parameter.name,
         "in": "query",
         "required": parameter.required,
         "schema": apply_schema_choices(dict(parameter.schema), served=served),
     }
-    if parameter.empty_as_absent:
-        query["allowEmptyValue"] = True  # `?limit=` is taken as if it were not sent
-    return query
 
 
 def _query_object(

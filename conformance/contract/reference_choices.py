@@ -103,16 +103,14 @@ PAGED: Mapping[tuple[str, str], str | None] = {
 }
 _CURSOR = "a nextCursor this list answered; any other cursor is 400 INVALID_INPUT (CURSOR)"
 PAGE_QUERY: tuple[QueryParameter, ...] = (
-    # an empty value is taken as none: the default size, the first page
     QueryParameter(
         "limit",
         schema={"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
-        empty_as_absent=True,
     ),
+    # an empty cursor is the first page, as none
     QueryParameter(
         "cursor",
         schema={"type": "string", "pattern": "^[A-Za-z0-9_-]*$", "description": _CURSOR},
-        empty_as_absent=True,
     ),
 )
 _NOT_ON_CURVE = "the hex of a point that is not on the P-256 curve"

@@ -81,7 +81,7 @@ def _size(style: PageStyle, query: Mapping[str, str], problems: Problems) -> int
     if not _once(query, style.size_param, problems):
         return style.default_size
     raw = query.get(style.size_param)
-    if raw is None or raw == "":
+    if raw is None:  # an empty one (`?limit=`) is no size: refused below, as `?limit=x` is
         return style.default_size
     number = int(raw) if raw.isdigit() and len(raw) < 10 else None
     if number is None or not 1 <= number <= style.max_size:

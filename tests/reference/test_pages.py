@@ -60,3 +60,5 @@ def test_a_repeated_limit_or_cursor_is_invalid_input(client: httpx.Client) -> No
     assert "limit" in answer.json()["message"]
     answer = client.get("/transactions", params=[("cursor", ""), ("cursor", "")])
     assert answer.status_code == 400 and "cursor" in answer.json()["message"]
+    assert client.get("/transactions", params={"limit": ""}).status_code == 400  # no size
+    assert client.get("/transactions", params={"cursor": ""}).status_code == 200  # first page
