@@ -25,8 +25,8 @@ from typing import Any
 from conformance.contract.openapi import REFUSED_KEY, build_openapi, render
 
 EXAMPLES = 100  # per operation and phase
-# the walk's scenarios: twice the examples, for at least half the links under any seed (100
-# followed 40 to 48 of 84, 200 followed 56 to ...)
+# the walk's scenarios: twice the examples, for at least half the links under any seed (of
+# 84 links, 100 scenarios followed 40 to 48, 200 followed 47 to 56 over eight seeds)
 WALK_SCENARIOS = 2 * EXAMPLES
 SEEDS = 3
 THOROUGH_ENV = "CONFORMANCE_FUZZ_THOROUGH"
