@@ -204,6 +204,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "external-account",
         request="requests/external-account-create",
     ),
+    # "ownership verification by wallet signature or hosted liveness check (exact paths and
+    # bodies: not shown)": the paths §4 gives, their bodies and answers not shown
+    Endpoint("POST", "/customers/external-accounts/{id}/challenge", _ACCOUNTS, None),
+    Endpoint("POST", "/customers/external-accounts/{id}/verify", _ACCOUNTS, None),
     Endpoint(
         "GET",
         "/customers/internal-accounts",
@@ -235,12 +239,20 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         # "query filters include cardId (Card: id or uuid), status, type"
         query=(QueryParameter("cardId"), _TRANSACTION_STATUS, _TRANSACTION_TYPE),
     ),
+    # "approve an agent-initiated transaction": its body and answer not shown
+    Endpoint("POST", "/transactions/{transactionId}/approve", _QUOTES, None),
     Endpoint("POST", "/transfer-in", _QUOTES, "transaction"),
     Endpoint("POST", "/transfer-out", _QUOTES, "transaction"),
     # §4 Platform configuration
     Endpoint("GET", "/config", _CONFIG, "platform-config"),
     Endpoint("PATCH", "/config", _CONFIG, "platform-config", request="requests/config-patch"),
     # §4 Cards, stablecoins, agents, auth, sandbox
+    # "values produced by a digital-wallet SDK" -> an encrypted payload (field names not shown)
+    Endpoint("POST", "/cards/{id}/tokenize", _SANDBOX, None),
+    # "id of the refund row" -> "simulated reversal" (field names not shown)
+    Endpoint("POST", "/sandbox/cards/{id}/simulate/return_reversal", _SANDBOX, None),
+    # "returns accessToken": the rest of the answer not shown
+    Endpoint("POST", "/agents/device-codes/{code}/redeem", _SANDBOX, None),
     Endpoint("POST", "/sca/login/complete", _SANDBOX, "sca-session"),
     Endpoint(
         "POST",
@@ -274,6 +286,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "internal-account",
         request="requests/sandbox-fund",
     ),
+    Endpoint("POST", "/sandbox/webhooks/test", _SANDBOX, None),  # "sends a TEST event"
 )
 
 

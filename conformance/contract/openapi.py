@@ -3,13 +3,14 @@
 Every JSON Schema of ``schemas/`` becomes a component (``Quote``, ``requests.QuoteCreate``,
 ``errors.Error400``); each of its ``$defs`` one more (``Common.Timestamp``), and every
 ``$ref`` is rewritten to point at the components, so the document stands alone. The paths
-are the endpoints of ``contract.ENDPOINTS`` (those whose shapes the interface shows): their
-request bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the
-item or an object), the 202 signature challenge of wallet-signed calls, and the error
-bodies of §7 (400 ``INVALID_INPUT``, 401, any other 4xx/5xx). Webhook envelopes are under
-``webhooks``. Authentication is HTTP Basic (§5); wallet-signed operations declare the
-signed retry's headers. Each success answer links to the operations that take the ids it
-carries (:mod:`conformance.contract.openapi_links`), for a tool that chains requests.
+are the endpoints of ``contract.ENDPOINTS`` (every one §4's tables name): their request
+bodies, their 2xx resource (a list endpoint's envelope is not shown: an array of the item or
+an object; the served document declares the reference's pages), the 202 signature challenge
+of wallet-signed calls, and the error bodies of §7 (400 ``INVALID_INPUT``, 401, any other
+4xx/5xx). Webhook envelopes are under ``webhooks``. Authentication is HTTP Basic (§5);
+wallet-signed operations declare the signed retry's headers. Each success answer links to
+the operations that take the ids it carries (:mod:`conformance.contract.openapi_links`), for
+a tool that chains requests.
 
 ``conformance openapi [--output FILE]`` writes it; ``openapi.json`` at the repository root
 is this document, kept equal by a self-test.
@@ -36,15 +37,28 @@ from conformance.contract.openapi_links import id_links
 from conformance.contract.reference_choices import (
     CHOICE_KEY,
     EXTRA_QUERY,
+    PAGE_QUERY,
+    PAGED,
+    REFUSED_BEYOND_SCHEMA,
     REQUEST_BODIES,
     SERVED_ONLY,
     apply_schema_choices,
 )
 from conformance.ground.datafiles import schemas_dir
 
-__all__ = ["build_openapi", "component_name", "main", "operation_id", "render"]
+__all__ = [
+    "REFUSED_KEY",
+    "build_openapi",
+    "component_name",
+    "main",
+    "operation_id",
+    "render",
+]
 
 _DROP = ("$schema", "$id", "$defs")
+# On a 400 answer: why the reference refuses some requests its schemas admit (a list of
+# reasons), for a peer tool that judges whether a valid request was refused.
+REFUSED_KEY = "x-refused-beyond-schema"
 _PARAM = re.compile(r"\{([^}/]+)\}")
 _OPERATION_ID = re.compile(r"[^A-Za-z0-9]+")
 # Headers §4 names on an operation: the Idempotency-Key of account creation (§8 Limits: up
@@ -161,30 +175,59 @@ def _query_object(
             "type": "object",
             "properties": {q.name: _query(q, served)["schema"] for q in query},
             "required": [q.name for q in query if q.required],
-            # the reference refuses a parameter it does not know; the interface is silent
-            "additionalProperties": not served,
+            "additionalProperties": True,
             **rule,
         },
     }
 
 
-def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
+def _success(endpoint: Endpoint, served: bool) -> dict[str, Any]:
+    """The success answers: the resource, a list (paged, in the served document), or a
+    body the interface does not show."""
     method, template = endpoint.method, endpoint.template
-    responses: dict[str, Any] = {}
+    paged = (method, template) in PAGED and served
     if endpoint.response is None:
-        responses["2XX"] = {"description": "success; the body is not shown by the interface"}
-    elif endpoint.is_list:
+        return {"2XX": {"description": "success; the body is not shown by the interface"}}
+    if paged:
+        component = PAGED[(method, template)]
+        item = {"$ref": f"#/components/schemas/{component}"} if component else None
+        page = _page(item or _ref(endpoint.response))
+        return {"200": _json(page, "a page of the list (the envelope is the reference's)")}
+    if endpoint.is_list:
         item = _ref(endpoint.response)
         schema = {"anyOf": [{"type": "array", "items": item}, {"type": "object"}]}
-        responses["200"] = _json(
-            schema, "the list (its envelope is not shown: an array or an object holding one)"
-        )
-    else:
-        # a POST answers 200 or 201 (the suite accepts both); other verbs answer 200
-        responses["2XX" if method == "POST" else "200"] = _json(
+        return {
+            "200": _json(
+                schema, "the list (its envelope is not shown: an array or an object holding one)"
+            )
+        }
+    # a POST answers 200 or 201 (the suite accepts both); other verbs answer 200
+    return {
+        "2XX" if method == "POST" else "200": _json(
             _ref(endpoint.response), f"the {endpoint.response} resource"
         )
-    if (method, template) in WALLET_SIGNED:
+    }
+
+
+def _page(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["data", "nextCursor"],
+        "properties": {
+            "data": {"type": "array", "items": item},
+            "nextCursor": {
+                "type": ["string", "null"],
+                "description": "the cursor of the next page; null on the last",
+            },
+        },
+        CHOICE_KEY: "the reference's page: §4 shows no list envelope",
+    }
+
+
+def _responses(endpoint: Endpoint, served: bool) -> dict[str, Any]:
+    key = (endpoint.method, endpoint.template)
+    responses = _success(endpoint, served)
+    if key in WALLET_SIGNED:
         responses["202"] = _json(
             _ref("wallet-signature-challenge"), "§5 embedded wallet: sign this payload and retry"
         )
@@ -195,33 +238,28 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
         {"if": invalid_input, "then": _ref("errors/error-400"), "else": _ref("errors/error")},
         "§7 Errors: INVALID_INPUT with details.errors[], or another code",
     )
+    refused = REFUSED_BEYOND_SCHEMA.get(key, ()) if served else ()
+    if refused:
+        # what no schema can state: a peer tool reads that this 400 may meet a valid request
+        reasons = "; ".join(refused)
+        responses["400"]["description"] += f"; also for a request the schemas admit: {reasons}"
+        responses["400"][REFUSED_KEY] = list(refused)
     responses["401"] = _json(_ref("errors/error-401"), "§5 Authentication: not authenticated")
     responses["4XX"] = _json(_ref("errors/error"), "§7 Errors")
     responses["5XX"] = _json(_ref("errors/error"), "§7 Errors")
-    operation: dict[str, Any] = {
-        "operationId": operation_id(endpoint),
-        "summary": f"{method} {template}",
-        "description": endpoint.clause,
-        "tags": [endpoint.section],
-        "responses": responses,
-    }
-    parameters = [
-        {"name": n, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
-        for n in _PARAM.findall(template)
-    ]
-    query = endpoint.query + (EXTRA_QUERY.get((method, template), ()) if served else ())
-    together = _QUERY_TOGETHER.get((method, template))
-    if together is not None and query:
-        parameters.append(_query_object(query, together, served))
-    else:
-        parameters += [_query(q, served) for q in query]
-    header = _HEADERS.get((method, template))
+    return responses
+
+
+def _headers(endpoint: Endpoint, served: bool) -> list[dict[str, Any]]:
+    key = (endpoint.method, endpoint.template)
+    parameters: list[dict[str, Any]] = []
+    header = _HEADERS.get(key)
     if header is not None:
         schema = apply_schema_choices({**header, CHOICE_KEY: _HEADER_CHOICE}, served=served)
         parameters.append(
             {"name": _IDEMPOTENCY, "in": "header", "required": False, "schema": schema}
         )
-    if (method, template) in WALLET_SIGNED:
+    if key in WALLET_SIGNED:
         parameters += [
             {
                 "name": name,
@@ -232,28 +270,68 @@ def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
             }
             for name, description in _WALLET_HEADERS
         ]
-    if parameters:
-        operation["parameters"] = parameters
+    return parameters
+
+
+def _parameters(endpoint: Endpoint, served: bool) -> list[dict[str, Any]]:
+    """Path, query and header parameters."""
+    key = (endpoint.method, endpoint.template)
+    parameters = [
+        {"name": n, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+        for n in _PARAM.findall(endpoint.template)
+    ]
+    query = endpoint.query
+    if served:
+        query += EXTRA_QUERY.get(key, ()) + (PAGE_QUERY if key in PAGED else ())
+    together = _QUERY_TOGETHER.get(key)
+    # the served document names such a rule among the 400s beyond its schemas instead: a
+    # tool fuzzing the object sends it as one parameter the reference ignores (`?filters=`)
+    if together is not None and query and not served:
+        parameters.append(_query_object(query, together, served))
+    else:
+        parameters += [_query(q, served) for q in query]
+    return parameters + _headers(endpoint, served)
+
+
+def _request_body(endpoint: Endpoint, served: bool) -> dict[str, Any] | None:
+    method, template = endpoint.method, endpoint.template
     request = endpoint.request or (REQUEST_BODIES.get((method, template)) if served else None)
     if request is not None:
-        operation["requestBody"] = {
+        return {
             "required": (method, template) not in _BODY_OPTIONAL,
             "content": {"application/json": {"schema": _ref(request)}},
         }
-    elif template == "/documents":
-        # the form's fields are §2 Document's; which it requires is the reference's choice
-        form: dict[str, Any] = {"schema": {"type": "object"}}
-        if served:
-            # the reference reads `file` only as a file part, one carrying a filename
-            disposition = 'form-data; name="file"; filename="document.pdf"'
-            file_part = {
-                "contentType": "application/pdf",
-                "headers": {
-                    "Content-Disposition": {"schema": {"type": "string"}, "example": disposition}
-                },
-            }
-            form = {"schema": _ref("requests/document-upload"), "encoding": {"file": file_part}}
-        operation["requestBody"] = {"required": True, "content": {"multipart/form-data": form}}
+    if template != "/documents":
+        return None
+    # the form's fields are §2 Document's; which it requires is the reference's choice
+    form: dict[str, Any] = {"schema": {"type": "object"}}
+    if served:
+        # the reference reads `file` only as a file part, one carrying a filename
+        disposition = 'form-data; name="file"; filename="document.pdf"'
+        file_part = {
+            "contentType": "application/pdf",
+            "headers": {
+                "Content-Disposition": {"schema": {"type": "string"}, "example": disposition}
+            },
+        }
+        form = {"schema": _ref("requests/document-upload"), "encoding": {"file": file_part}}
+    return {"required": True, "content": {"multipart/form-data": form}}
+
+
+def _operation(endpoint: Endpoint, served: bool) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "operationId": operation_id(endpoint),
+        "summary": f"{endpoint.method} {endpoint.template}",
+        "description": endpoint.clause,
+        "tags": [endpoint.section],
+        "responses": _responses(endpoint, served),
+    }
+    parameters = _parameters(endpoint, served)
+    if parameters:
+        operation["parameters"] = parameters
+    body = _request_body(endpoint, served)
+    if body is not None:
+        operation["requestBody"] = body
     return operation
 
 

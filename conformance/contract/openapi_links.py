@@ -9,7 +9,9 @@ every other id of the answer that operation takes (an external account's custome
 quote's source): a tool chaining requests (a stateful fuzzer) walks customer, external
 account, quote, payment. Another record's id never makes a link alone: an account's
 ``customerId`` would open every customer operation again from every account, and a walk
-spread that thin goes nowhere. Links are hints for such tools, never verdicts: where §4 lets
+spread that thin goes nowhere; for the same reason an update's answer (``PATCH``) gives no
+link: it carries the ids of the record the walk just addressed, whose creation and reads
+give the same links. Links are hints for such tools, never verdicts: where §4 lets
 a place take several kinds (a quote's source is an internal or a pullable external
 account), the link names the usual one.
 
@@ -30,7 +32,7 @@ __all__ = ["ANSWERED", "LIST_ITEM", "TAKEN", "Place", "id_links"]
 # Where the reference's list answers hold their first item (§4: the envelope is not shown).
 LIST_ITEM = "/data/0"
 _CUSTOMER, _INTERNAL, _EXTERNAL = "Customer", "InternalAccount", "ExternalAccount"
-_QUOTE, _OWNER = "Quote", "BeneficialOwner"
+_QUOTE, _OWNER, _TRANSACTION = "Quote", "BeneficialOwner", "Transaction"
 # not an id: §4 says a sandbox payment's currencyCode equals the quote's funding currency
 _FUNDING_CURRENCY = "funding currency"
 
@@ -59,9 +61,10 @@ ANSWERED: Mapping[str, Mapping[str, str]] = {
         _CUSTOMER: "/source/customerId",
         _FUNDING_CURRENCY: "/source/currency",
     },
-    # no operation here takes a transaction's or a verification's own id, so these give
-    # no link (POST /transactions/{transactionId}/approve: its body and answer not shown)
-    "transaction": {_QUOTE: "/quoteId", _CUSTOMER: "/customerId"},
+    # a transaction's own id goes to its approval (§4: an agent-initiated one; any other
+    # answers 409); no operation here takes a verification's own id
+    "transaction": {_TRANSACTION: "/id", _QUOTE: "/quoteId", _CUSTOMER: "/customerId"},
+    "transaction-list-item": {_TRANSACTION: "/id"},
     "verification": {_CUSTOMER: "/customerId"},
     "beneficial-owner": {_OWNER: "/id", _CUSTOMER: "/customerId"},
 }
@@ -85,7 +88,12 @@ TAKEN: Mapping[tuple[str, str], tuple[Place, ...]] = {
     ("POST", "/verifications"): (Place(_CUSTOMER, "body", "/customerId"),),
     ("POST", "/beneficial-owners"): (Place(_CUSTOMER, "body", "/customerId"),),
     ("POST", "/customers/external-accounts"): (Place(_CUSTOMER, "body", "/customerId"),),
-    ("POST", "/internal-accounts"): (Place(_CUSTOMER, "body", "/customerId"),),
+    # a rule-based account sweeps to another account of its customer (the rule's inner
+    # structure is the reference's choice)
+    ("POST", "/internal-accounts"): (
+        Place(_CUSTOMER, "body", "/customerId"),
+        Place(_INTERNAL, "body", "/sweepRule/destinationAccountId", served_only=True),
+    ),
     # the reference's bodies where §4 shows none (SCA login, a wallet credential)
     ("POST", "/sca/login/complete"): (Place(_CUSTOMER, "body", "/customerId", served_only=True),),
     ("POST", "/auth/credentials"): (Place(_CUSTOMER, "body", "/customerId", served_only=True),),
@@ -95,6 +103,11 @@ TAKEN: Mapping[tuple[str, str], tuple[Place, ...]] = {
     ),
     ("POST", "/sandbox/internal-accounts/{accountId}/fund"): (
         Place(_INTERNAL, "path", "accountId"),
+    ),
+    ("POST", "/customers/external-accounts/{id}/challenge"): (Place(_EXTERNAL, "path", "id"),),
+    ("POST", "/customers/external-accounts/{id}/verify"): (Place(_EXTERNAL, "path", "id"),),
+    ("POST", "/transactions/{transactionId}/approve"): (
+        Place(_TRANSACTION, "path", "transactionId"),
     ),
     ("PATCH", "/internal-accounts/{id}"): (Place(_INTERNAL, "path", "id"),),
     ("POST", "/internal-accounts/{id}/export"): (Place(_INTERNAL, "path", "id"),),
@@ -183,6 +196,8 @@ def id_links(
     """The links from ``source``'s success answer to every operation that takes the id of
     the record it answers (with the answer's other ids that operation takes), named by the
     target's operation id (``operation_id(endpoint)``)."""
+    if source.method == "PATCH":
+        return {}  # an update answers ids the walk already holds: the record's own links do
     ids = _answered(source, served)
     if not ids:
         return {}

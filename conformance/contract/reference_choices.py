@@ -8,7 +8,12 @@ tripping on them:
 - operations it serves beyond §4's shown ones (:data:`SERVED_ONLY`);
 - request bodies where §4 shows none (:data:`REQUEST_BODIES`), each a schema of
   ``schemas/requests/`` whose ``x-reference-choice`` says so;
-- query parameters beyond those §4 names (:data:`EXTRA_QUERY`);
+- query parameters beyond those §4 names (:data:`EXTRA_QUERY`), and the pagination of every
+  list (:data:`PAGED`, :data:`PAGE_QUERY`: ``limit`` and ``cursor``, answered as
+  ``{data, nextCursor}``);
+- the ``400`` answers a schema cannot foretell (:data:`REFUSED_BEYOND_SCHEMA`: a point
+  that is not on the curve, a cursor the list never gave), documented on their operation
+  so that a peer tool expects them;
 - stricter keywords inside the schemas: a schema node's ``x-reference-choice`` object holds
   keywords (``minLength``, ``pattern``, ``maximum``...) the served document merges into the
   node (replacing the node's own, but adding to its ``allOf`` and ``required`` and merged
@@ -27,6 +32,9 @@ from conformance.contract.endpoint_schemas import Endpoint, QueryParameter
 __all__ = [
     "CHOICE_KEY",
     "EXTRA_QUERY",
+    "PAGED",
+    "PAGE_QUERY",
+    "REFUSED_BEYOND_SCHEMA",
     "REQUEST_BODIES",
     "SERVED_ONLY",
     "apply_schema_choices",
@@ -76,6 +84,49 @@ REQUEST_BODIES: Mapping[tuple[str, str], str] = {
     ("POST", "/internal-accounts/{id}/export"): "requests/wallet-export",
     ("POST", "/transfer-in"): "requests/transfer",
     ("POST", "/transfer-out"): "requests/transfer",
+    ("POST", "/cards/{id}/tokenize"): "requests/card-tokenize",
+    ("POST", "/sandbox/cards/{id}/simulate/return_reversal"): "requests/card-return-reversal",
+    ("POST", "/customers/external-accounts/{id}/verify"): "requests/ownership-verify",
+}
+
+# §4: "List endpoints: pagination parameters and response envelope: not shown". Every list
+# the reference serves takes these and answers {"data": [...], "nextCursor": ...}; the value
+# is the component of one item (None: the endpoint's own response schema is the item's).
+PAGED: Mapping[tuple[str, str], str | None] = {
+    ("GET", "/customers/internal-accounts"): None,
+    ("GET", "/customers/external-accounts"): None,
+    ("GET", "/transactions"): None,
+    ("GET", "/customers/agreements"): "Agreements.Agreement",
+}
+_CURSOR = "a nextCursor this list answered; any other cursor is 400 INVALID_INPUT (CURSOR)"
+PAGE_QUERY: tuple[QueryParameter, ...] = (
+    QueryParameter(
+        "limit",
+        schema={"type": "integer", "minimum": 1, "maximum": 100, "default": 100},
+    ),
+    # an empty cursor is the first page, as none
+    QueryParameter(
+        "cursor",
+        schema={"type": "string", "pattern": "^[A-Za-z0-9_-]*$", "description": _CURSOR},
+    ),
+)
+_NOT_ON_CURVE = "the hex of a point that is not on the P-256 curve"
+_SHORT = "a source account whose available balance is short of the quote (INSUFFICIENT_FUNDS)"
+# Why the reference answers 400 to a request its schemas admit: what no schema can state (the
+# curve's equation, which cursors the list gave, the balance of the account a quote names).
+REFUSED_BEYOND_SCHEMA: Mapping[tuple[str, str], tuple[str, ...]] = {
+    ("POST", "/quotes"): (f"immediatelyExecute from {_SHORT}",),
+    ("POST", "/quotes/{quoteId}/execute"): (_SHORT,),
+    ("POST", "/auth/credentials/{id}/challenge"): (f"clientPublicKey: {_NOT_ON_CURVE}",),
+    ("POST", "/auth/credentials/{id}/verify"): (f"clientPublicKey: {_NOT_ON_CURVE}",),
+    ("POST", "/internal-accounts/{id}/export"): (f"targetPublicKey: {_NOT_ON_CURVE}",),
+    **{operation: (f"cursor: {_CURSOR}",) for operation in PAGED},
+    # the served document gives the filters one parameter each (a rule across two has no
+    # place there), so the rule §7 states between them is named here
+    ("GET", "/transactions"): (
+        f"cursor: {_CURSOR}",
+        "status combined with type=CARD (§7: status filters payment transactions only)",
+    ),
 }
 
 EXTRA_QUERY: Mapping[tuple[str, str], tuple[QueryParameter, ...]] = {

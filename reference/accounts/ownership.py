@@ -165,7 +165,9 @@ def verify(request: ApiRequest) -> Response:
             or parse_iso(row["challenge_expires_at"]) <= utc_now()
         ):
             raise ApiError(
-                409, "NO_OPEN_CHALLENGE", "request a challenge first (it lasts 10 minutes)"
+                409,
+                "NO_OPEN_CHALLENGE",
+                f"{account.id} has no open challenge: request one first (it lasts 10 minutes)",
             )
         payload = _payload(account.id, row["challenge"])
         valid = _signature_valid(_key(db, account.id), payload, signature)

@@ -197,7 +197,8 @@ def _replay(services: Services, platform_id: str, key: str, digest: str) -> Resp
         raise ApiError(
             409,
             "IDEMPOTENCY_KEY_REUSED",
-            "this Idempotency-Key was used for a materially different account (§4 Accounts)",
+            f"Idempotency-Key {key!r} was used for a materially different account"
+            f" ({account_id}; §4 Accounts)",
         )
     account = internal_accounts.load(db, platform_id, account_id)
     assert account is not None

@@ -117,9 +117,9 @@ def redeem(request: ApiRequest) -> Response:
             (code, request.platform.id),
         )
         if row is None or parse_iso(row["expires_at"]) <= utc_now():
-            raise ApiError(404, "NOT_FOUND", "unknown or expired device code")
+            raise ApiError(404, "NOT_FOUND", f"unknown or expired device code {code}")
         if row["redeemed"]:
-            raise ApiError(409, "DEVICE_CODE_REDEEMED", "this device code was already redeemed")
+            raise ApiError(409, "DEVICE_CODE_REDEEMED", f"device code {code} was already redeemed")
         db.execute("UPDATE agent_device_codes SET redeemed = 1 WHERE code = ?", (code,))
         token = "agt_" + secrets.token_urlsafe(32)
         db.execute(

@@ -93,7 +93,8 @@ def _sdk_values(body: dict[str, Any]) -> str:
     if provider not in PROVIDERS:
         errors.append(FieldError("walletProvider", "ONE_OF", f"one of {', '.join(PROVIDERS)}"))
     errors += [
-        FieldError(k, "STRING", "wallet SDK values are strings")
+        # an empty member name is no field path: the body is, and the message names it
+        FieldError(k or "body", "STRING", f"{k!r}: wallet SDK values are strings")
         for k, v in body.items()
         if not isinstance(v, str)
     ]

@@ -35,6 +35,10 @@ _PCHAR = f"(%[0-9A-Fa-f]{{2}}|[{URL_CHARS}])"
 URL_PATH = re.compile(f"(/({_PCHAR}|/)*)?")
 URL_QUERY = re.compile(f"({_PCHAR}|[/?])*")
 _FEE_SOURCE_CURRENCY = "USD"  # §8 Limits: platform fee configuration USD source only
+MAX_FEE_BPS = 10_000  # a whole amount: 100%
+# a fixed fee is an amount: bounded as every amount the sandbox takes (quotes, funding), so
+# each sum stays inside SQLite's 64-bit integers; the served document declares it
+MAX_FIXED_FEE = 10**15
 
 PATCH_CHANGES = seam(
     "config.patch_changes",
@@ -270,7 +274,7 @@ def _fee_configs(problems: Problems, value: Any, settings: ServerSettings) -> An
         elif source is not None:
             seen.add(source)
         normalised: dict[str, Any] = {"sourceCurrency": source}
-        bounds = {"variableRateBps": (0, 10_000), "fixedFee": (0, None)}
+        bounds = {"variableRateBps": (0, MAX_FEE_BPS), "fixedFee": (0, MAX_FIXED_FEE)}
         for key, (low, high) in bounds.items():
             if key in obj:  # null included: it is not an integer
                 normalised[key] = problems.integer(

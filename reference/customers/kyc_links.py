@@ -105,7 +105,9 @@ def _replay(
         return None
     if link["customer_id"] != customer.id or link["redirect_uri"] != redirect:
         raise ApiError(
-            409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request"
+            409,
+            "IDEMPOTENCY_KEY_REUSED",
+            f"Idempotency-Key {key!r} was used for another request (link {link['id']})",
         )
     return link
 
@@ -166,9 +168,13 @@ def complete_link(request: ApiRequest) -> Response:
         if link is None:
             raise ApiError(404, "NOT_FOUND", f"no KYC link {link_id}")
         if link["used_at"] is not None:
-            raise ApiError(409, "LINK_ALREADY_USED", "a KYC link can be used once")
+            raise ApiError(
+                409, "LINK_ALREADY_USED", f"KYC link {link_id} was used; it can be used once"
+            )
         if is_expired(link):
-            raise ApiError(409, "LINK_EXPIRED", "the KYC link has expired; generate a new one")
+            raise ApiError(
+                409, "LINK_EXPIRED", f"KYC link {link_id} has expired; generate a new one"
+            )
         customer = load(db, request.platform.id, link["customer_id"])
         assert customer is not None  # links reference customers (foreign key)
         verification = submit(services, customer, hosted=True)

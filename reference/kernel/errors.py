@@ -76,10 +76,11 @@ class InvalidInput(ApiError):
     def __init__(self, errors: Sequence[FieldError]) -> None:
         self.errors = tuple(errors)
         count = len(self.errors)
+        names = ", ".join(dict.fromkeys(error.field for error in self.errors))  # each once
         super().__init__(
             400,
             "INVALID_INPUT",
-            f"{count} invalid field{'' if count == 1 else 's'}",
+            f"{count} invalid field{'' if count == 1 else 's'}: {names}",
             details={"errors": [error.as_json() for error in self.errors]},
         )
 

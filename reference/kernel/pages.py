@@ -67,9 +67,21 @@ def _decode(cursor: str) -> str | None:
     return text.removeprefix("after:") if text.startswith("after:") else None
 
 
+def _once(query: Mapping[str, str], name: str, problems: Problems) -> bool:
+    """Whether ``name`` is given at most once: of several values (``?limit=5&limit=x``) none
+    is the page's, so the request names what it repeats."""
+    getlist = getattr(query, "getlist", None)
+    count = len(getlist(name)) if getlist is not None else int(name in query)
+    if count > 1:
+        problems.add(name, "REPEATED", f"{name} is given {count} times; give it once")
+    return count <= 1
+
+
 def _size(style: PageStyle, query: Mapping[str, str], problems: Problems) -> int:
+    if not _once(query, style.size_param, problems):
+        return style.default_size
     raw = query.get(style.size_param)
-    if raw is None or raw == "":
+    if raw is None:  # an empty one (`?limit=`) is no size: refused below, as `?limit=x` is
         return style.default_size
     number = int(raw) if raw.isdigit() and len(raw) < 10 else None
     if number is None or not 1 <= number <= style.max_size:
@@ -96,7 +108,7 @@ def page(
     size = _size(style, query, problems)
     ordered = list(reversed(records)) if newest_first and style.oldest_first else list(records)
     start = 0
-    cursor = query.get(style.cursor_param)
+    cursor = query.get(style.cursor_param) if _once(query, style.cursor_param, problems) else None
     if cursor:
         after = _decode(cursor)
         ids = [record_id(r) for r in ordered]

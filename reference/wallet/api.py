@@ -54,7 +54,9 @@ def challenge(request: ApiRequest) -> Response:
     if credential.type == wallet_store.PASSKEY:
         return wallet_logins.passkey_challenge(request, credential)
     raise ApiError(
-        409, "NOTHING_TO_CHALLENGE", "an OAUTH credential verifies with a fresh oidcToken"
+        409,
+        "NOTHING_TO_CHALLENGE",
+        f"{credential.id} is an OAUTH credential: it verifies with a fresh oidcToken",
     )
 
 

@@ -97,7 +97,11 @@ def _details(request: ApiRequest, registration: Registration, phone: Any) -> dic
             fields["attestationObject"],
         )
         if wallet_store.passkey_id_taken(request.services.db, registered.credential_id):
-            raise ApiError(409, "CREDENTIAL_EXISTS", "this passkey is already registered")
+            raise ApiError(
+                409,
+                "CREDENTIAL_EXISTS",
+                f"passkey {registered.credential_id} is already registered",
+            )
         return {
             "credentialId": registered.credential_id,
             "publicKey": registered.public_key_hex,
@@ -119,7 +123,7 @@ def register(request: ApiRequest) -> Response:
         phone = customer.fields.get("phoneNumber")
         if registration.type == wallet_store.SMS_OTP and not (registration.fields or phone):
             raise ApiError(  # the customer's record: its state
-                409, "NO_PHONE_ON_FILE", "the customer has no phone: send phoneNumber"
+                409, "NO_PHONE_ON_FILE", f"{customer.id} has no phone: send phoneNumber"
             )
         details = _details(request, registration, phone)  # 401 before any 202
         if wallet_store.has_active_credential(db, customer.id):

@@ -215,6 +215,16 @@ CASES: list[tuple[str, dict[str, Any], tuple[str, str]]] = [
         ("feeConfigs[0].fixedFee", "MINIMUM"),
     ),
     (
+        "fee-fixed-past-the-declared-bound",  # the served document's maximum, 10^15
+        {"feeConfigs": [{"sourceCurrency": "USD", "fixedFee": 10**15 + 1}]},
+        ("feeConfigs[0].fixedFee", "MAXIMUM"),
+    ),
+    (
+        "fee-fixed-past-64-bits",
+        {"feeConfigs": [{"sourceCurrency": "USD", "fixedFee": 2**64}]},
+        ("feeConfigs[0].fixedFee", "INT64"),
+    ),
+    (
         "fee-duplicate",
         {
             "feeConfigs": [
@@ -276,7 +286,8 @@ def test_every_invalid_field_is_listed_at_once(client: httpx.Client) -> None:
         ("feeConfigs[0].variableRateBps", "MAXIMUM"),
         ("cardTokenization2faConfig.brandName", "TYPE_STRING"),
     }
-    assert response.json()["message"] == "8 invalid fields"
+    assert response.json()["message"].startswith("8 invalid fields: ")
+    assert "feeConfigs[0].variableRateBps" in response.json()["message"]  # names each
     for error in response.json()["details"]["errors"]:
         assert error["message"]
 

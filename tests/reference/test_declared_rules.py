@@ -10,7 +10,13 @@ from typing import Any
 from conformance.ground.datafiles import schemas_dir
 from reference.accounts.external_accounts import ACCOUNT_TYPES
 from reference.configuration.user_info import provider_required_customer_fields
-from reference.configuration.validation import URL_CHARS, URL_PATH, URL_QUERY
+from reference.configuration.validation import (
+    MAX_FEE_BPS,
+    MAX_FIXED_FEE,
+    URL_CHARS,
+    URL_PATH,
+    URL_QUERY,
+)
 from reference.customers import agreements, tax_ids
 from reference.customers.contact_verification import CODE
 from reference.customers.documents import DOCUMENT_TYPES
@@ -67,9 +73,9 @@ def test_customer_fields() -> None:
     assert declared[None] == _anchored(tax_ids.OTHER[0].pattern)
     owner = _schema("requests/beneficial-owner-create.json")["properties"]
     assert owner["roles"]["items"][CHOICE]["enum"] == list(ROLES)
-    assert _schema("requests/document-upload.json")["properties"]["documentType"]["enum"] == list(
-        DOCUMENT_TYPES
-    )
+    document_type = _schema("requests/document-upload.json")["properties"]["documentType"]
+    assert document_type["examples"] == list(DOCUMENT_TYPES)  # any other is taken too
+    assert document_type["pattern"] == field_checks.NON_BLANK.pattern
 
 
 def test_links_keys_and_tokens() -> None:
@@ -125,6 +131,9 @@ def test_credential_contacts_and_transfer_accounts() -> None:
     assert credential["email"][CHOICE]["pattern"] == _anchored(field_checks.EMAIL.pattern)
     assert credential["email"][CHOICE]["maxLength"] == field_checks.MAX_EMAIL
     assert credential["phoneNumber"][CHOICE]["pattern"] == _anchored(field_checks.E164.pattern)
+    fee = _schema("requests/config-patch.json")["properties"]["feeConfigs"]["items"][CHOICE]
+    assert fee["properties"]["fixedFee"]["maximum"] == MAX_FIXED_FEE
+    assert fee["properties"]["variableRateBps"]["maximum"] == MAX_FEE_BPS
     transfer = _schema("requests/transfer.json")["properties"]
     for side in ("source", "destination"):
         account = transfer[side]["properties"]["accountId"]

@@ -60,6 +60,20 @@ def test_every_document_type(client: httpx.Client) -> None:
             assert upload(client, owner["id"], kind, side=side).status_code == 201
 
 
+def test_unnamed_types_are_proof_of_address_or_business_documents(
+    client: httpx.Client, holder: str
+) -> None:
+    """§2 Document: "other types for proof of address and business documents", unnamed: any
+    type is taken, held to no identity rule (no number, authority or side needed)."""
+    for kind in ("ELECTRICITY_BILL", "ARTICLES_OF_INCORPORATION", "TAX_RETURN", "SELFIE"):
+        document = created(
+            upload(client, holder, kind, content=PDF, content_type="application/pdf")
+        )
+        assert document["documentType"] == kind
+    assert upload(client, holder, "TAX_RETURN", side="FRONT").status_code == 201
+    assert constraints(upload(client, holder, "TAX_RETURN", side="LEFT")) == {"side": "ENUM"}
+
+
 def test_form_rules_all_at_once(client: httpx.Client, holder: str) -> None:
     response = client.post(
         "/documents",
@@ -74,7 +88,7 @@ def test_form_rules_all_at_once(client: httpx.Client, holder: str) -> None:
     }
     assert constraints(upload(client, holder, "PASSPORT", side="FRONT")) == {"side": "NOT_ALLOWED"}
     assert constraints(upload(client, holder, "NATIONAL_ID", side="LEFT")) == {"side": "ENUM"}
-    assert constraints(upload(client, holder, "SELFIE")) == {"documentType": "ENUM"}
+    assert constraints(upload(client, holder, " ")) == {"documentType": "MIN_LENGTH"}
     unknown = "Customer:00000000-0000-4000-8000-000000000000"
     assert missing_records(upload(client, unknown)) == {"documentHolder": "UNKNOWN_HOLDER"}
     response = client.post("/documents", data={"documentType": "PASSPORT"}, files={"x": ("a", b"")})

@@ -50,3 +50,15 @@ def test_a_bad_limit_or_a_foreign_cursor_is_invalid_input(client: httpx.Client) 
         answer = client.get("/transactions", params=query)
         assert answer.status_code == 400, (query, answer.text)
         assert answer.json()["code"] == "INVALID_INPUT"
+
+
+def test_a_repeated_limit_or_cursor_is_invalid_input(client: httpx.Client) -> None:
+    """``?limit=5&limit=x``: no one value is the page's; the refusal names the parameter."""
+    answer = client.get("/customers/agreements", params=[("limit", "5"), ("limit", "")])
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["details"]["errors"][0]["field"] == "limit"
+    assert "limit" in answer.json()["message"]
+    answer = client.get("/transactions", params=[("cursor", ""), ("cursor", "")])
+    assert answer.status_code == 400 and "cursor" in answer.json()["message"]
+    assert client.get("/transactions", params={"limit": ""}).status_code == 400  # no size
+    assert client.get("/transactions", params={"cursor": ""}).status_code == 200  # first page

@@ -213,6 +213,12 @@ VALID: dict[str, list[Any]] = {
         {"customerId": rid("Customer"), "type": "OAUTH", "oidcToken": "eyJh.eyJz.c2ln"},
     ],
     "requests/wallet-export": [{"targetPublicKey": "02" + "ab" * 32}],
+    "requests/card-tokenize": [
+        {"walletProvider": "APPLE_PAY"},
+        {"walletProvider": "GOOGLE_PAY", "deviceId": "d-1", "nonce": "n-1", "clientId": "c"},
+    ],
+    "requests/card-return-reversal": [{"transactionId": rid("CardTransaction")}],
+    "requests/ownership-verify": [{"signature": "MEUCIQD="}],
     "requests/credential-challenge": [{}, {"clientPublicKey": "02" + "ab" * 32}],
     "requests/credential-verify": [
         {"encryptedOtpBundle": {"encappedPublic": "04ab", "ciphertext": "cd"}},
