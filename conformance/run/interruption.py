@@ -129,13 +129,19 @@ def _counted(reports: list[pytest.TestReport]) -> bool:
     )
 
 
+def _open_allure_result(item: pytest.Item) -> tuple[Any, Any]:
+    """The id of the Allure result allure-pytest holds open for ``item`` (taken from its
+    listener, which keeps them by node id until the test's protocol ends), and its logger."""
+    listener = item.config.pluginmanager.get_plugin("allure_listener")
+    cache = getattr(listener, "_cache", None)
+    uuid = cache.pop(item.nodeid) if cache is not None else None
+    return uuid, getattr(listener, "allure_logger", None)
+
+
 def _close_allure_result(item: pytest.Item) -> None:
     """Write the Allure result of a counted test that a stop cut short after its report was
     counted (in its teardown): allure-pytest would write it only at the protocol's end."""
-    listener = item.config.pluginmanager.get_plugin("allure_listener")
-    cache = getattr(listener, "_cache", None)
-    logger = getattr(listener, "allure_logger", None)
-    uuid = cache.pop(item.nodeid) if cache is not None else None
+    uuid, logger = _open_allure_result(item)
     if uuid is not None and logger is not None:
         with contextlib.suppress(KeyError):
             logger.close_test(uuid)
@@ -146,10 +152,7 @@ def _drop_allure_result(item: pytest.Item) -> None:
     allure-pytest holds open (its listener keeps them by node id until the test's protocol
     ends), or, when it has closed it already, the file it wrote. An interrupted test would
     otherwise show as passed (its set-up passed) or skipped (it had no status)."""
-    listener = item.config.pluginmanager.get_plugin("allure_listener")
-    cache = getattr(listener, "_cache", None)
-    logger = getattr(listener, "allure_logger", None)
-    uuid = cache.pop(item.nodeid) if cache is not None else None
+    uuid, logger = _open_allure_result(item)
     if uuid is not None and logger is not None:
         with contextlib.suppress(KeyError):
             logger.drop_test(uuid)
