@@ -2,51 +2,61 @@
 
 A test reads many answers on the way to the clause it is about (a quote it needs, the
 configuration, a 401 it expects). When the schema check of an answer fails, the failure
-belongs to the requirements that state that record's shape, not to the test that happened
-to read it (``exchange/schema_check.py`` names them on the failure; ``reporting/causes.py``
-fails a test holding one of them and blocks any other). A schema named here by none of its
-requirements stays the asking test's own failure, as before.
+belongs to the requirements of the record's own area (every ``CONFIG-*`` for the
+PlatformConfig, and so on), not to the test that happened to read it
+(``exchange/schema_check.py`` names them on the failure; ``reporting/causes.py`` fails a test
+holding one of them, charged to it, and blocks any other). Those whose statement names the
+broken member come first: the one charged when no test about the record met it. A schema
+named here by no area stays the asking test's own failure, as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-__all__ = ["SCHEMA_OWNERS", "owners_of"]
+from conformance.contract.requirements import default_catalogue
 
-# schema name -> the requirements stating its shape, the one charged by default first
-SCHEMA_OWNERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+__all__ = ["SCHEMA_AREAS", "owners_of"]
+
+_TRANSACTION = ("TRANSACTION-", "REFUND-")
+# schema name -> the requirement ids (or id prefixes) of the record's area
+SCHEMA_AREAS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "errors/error-401": ("AUTH-401-REASON",),
-    "errors/error-400": ("ERROR-400-ENVELOPE", "ERROR-400-INVALID-INPUT"),
-    "platform-config": (
-        "CONFIG-RESOURCE-FIELDS", "CONFIG-FEE-CONFIGS-SHAPE", "CONFIG-COUNTERPARTY-FIELDS",
-        "CONFIG-CURRENCY-CODE-ISO4217", "CONFIG-CURRENCY-AMOUNTS-REQUIRED",
-    ),
-    "external-account": (
-        "EXTERNAL-ACCOUNT-FIELDS", "EXTERNAL-ACCOUNT-STATUS-VALUES", "EXTERNAL-ACCOUNT-INFO-SHAPE",
-    ),
+    "errors/error-400": ("ERROR-400-",),
+    "platform-config": ("CONFIG-",),
+    "customer": ("CUSTOMER-", "CONTACT-VERIFICATION-", "AGREEMENT-"),
+    "verification": ("VERIFICATION-",),
+    "external-account": ("EXTERNAL-ACCOUNT-",),
     "internal-account": (
-        "INTERNAL-ACCOUNT-FIELDS", "INTERNAL-ACCOUNT-TYPE-VALUES", "INTERNAL-ACCOUNT-STATUS-VALUES",
-        "INTERNAL-ACCOUNT-CURRENCY-ISO4217", "INTERNAL-ACCOUNT-BALANCES",
+        "INTERNAL-ACCOUNT-", "RULE-BASED-", "LIMIT-ACCOUNT-LABEL-", "LIMIT-RULE-BASED-",
     ),
-    "quote": (
-        "QUOTE-STATUS-VALUES", "QUOTE-TIMESTAMPS", "QUOTE-SOURCE-DESTINATION-SHAPE",
-        "QUOTE-AMOUNT-FIELDS", "QUOTE-FEE-FIELDS",
-    ),
-    "transaction": (
-        "TRANSACTION-STATUS-VALUES", "TRANSACTION-REFERENCE-FIELDS",
-        "TRANSACTION-OUTGOING-DIRECTION", "TRANSACTION-FAILURE-REASON-ONLY-FAILED",
-        "TRANSACTION-SOURCE-DESTINATION", "TRANSACTION-AMOUNT-OBJECTS",
-    ),
-    "transaction-list-item": (
-        "TRANSACTION-STATUS-VALUES", "TRANSACTION-REFERENCE-FIELDS",
-        "TRANSACTION-OUTGOING-DIRECTION", "TRANSACTION-FAILURE-REASON-ONLY-FAILED",
-    ),
-    "verification": ("VERIFICATION-FIELDS", "VERIFICATION-STATUS-VALUES"),
+    "quote": ("QUOTE-", "FUNDING-", "FEES-", "SCA-PAYMENT-", "LIMIT-QUOTE-", "LIMIT-REMITTANCE-"),
+    "transaction": _TRANSACTION,
+    "transaction-list-item": _TRANSACTION,
 })  # fmt: skip
 
 
-def owners_of(schema: str) -> tuple[str, ...]:
-    """The requirements a violation of ``schema`` is charged to (none: the test's own)."""
-    return SCHEMA_OWNERS.get(schema, ())
+@functools.cache
+def _area(schema: str) -> tuple[tuple[str, str], ...]:
+    """(id, statement) of every requirement of the schema's area, in catalogue order."""
+    prefixes = SCHEMA_AREAS.get(schema, ())
+    return tuple(
+        (r.id, r.statement)
+        for r in default_catalogue()
+        if any(r.id.startswith(prefix) for prefix in prefixes)
+    )
+
+
+def owners_of(schema: str, location: Sequence[str | int] = ()) -> tuple[str, ...]:
+    """The requirements a violation of ``schema`` at ``location`` is charged to: those of
+    the record's area whose statement names the member (the deepest one that any names)
+    first, then the rest of the area; none for a schema of no area (the test's own)."""
+    area = _area(schema)
+    members = [str(part) for part in location if isinstance(part, str)]
+    for member in reversed(members):
+        named = tuple(rid for rid, statement in area if f"`{member}`" in statement)
+        if named:
+            return named + tuple(rid for rid, _ in area if rid not in named)
+    return tuple(rid for rid, _ in area)

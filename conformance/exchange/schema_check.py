@@ -75,12 +75,15 @@ def schema_failure(answer: ApiResponse, registry: SchemaRegistry) -> Conformance
                 exchange=answer.exchange,
             )
         instances = items
-    problems, fields = [], []
+    problems, fields, breaks = [], [], []
+    first: tuple[str | int, ...] | None = None
     for index, instance in enumerate(instances):
         for violation in registry.violations(ref.name, instance):
             where = format_path((index, *violation.location)) if ref.is_list else violation.path
             problems.append(f"{where}: {violation.message}")
             fields.append(violation.path if _NOT_A_TIMESTAMP in violation.message else None)
+            breaks.append(f"{_INDEX.sub('[*]', where)} ({violation.keyword})")
+            first = violation.location if first is None else first
     if not problems:
         return None
     shown = "; ".join(problems[:_SHOWN]) + (" ..." if len(problems) > _SHOWN else "")
@@ -96,12 +99,12 @@ def schema_failure(answer: ApiResponse, registry: SchemaRegistry) -> Conformance
         failure.cause = (
             f"{answer.method} {ref.endpoint} answers {named} as timestamps that are not UTC"
         )
-    elif owners := owners_of(ref.name):
+    elif owners := owners_of(ref.name, first or ()):
         # the shape's own requirements, whichever endpoint answered it: the same difference
-        # met on GET and POST is one cause
+        # (where and which rule, not the value, which varies by test) is one cause
         failure.charged_to, failure.owners = owners[0], owners[1:]
-        steady = sorted({_INDEX.sub("[*]", p) for p in problems})
-        failure.cause = f"answers of schema '{ref.name}' break it: " + "; ".join(steady[:_SHOWN])
+        steady = sorted(set(breaks))
+        failure.cause = f"answers of schema '{ref.name}' break it at " + "; ".join(steady[:_SHOWN])
     return failure
 
 
