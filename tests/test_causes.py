@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from conformance.contract.answer_owners import SCHEMA_AREAS, owners_of
 from conformance.contract.failures import ConformanceFailure
+from conformance.contract.schemas import default_registry
 from conformance.reporting.causes import (
     BLOCKED_PROPERTY,
     CAUSE_PROPERTY,
@@ -15,6 +17,7 @@ from conformance.reporting.causes import (
     cause_lines,
     charge,
     charged_failure,
+    settle,
     show_blocked_as_broken,
     summarize,
 )
@@ -95,3 +98,53 @@ def test_allure_shows_a_blocked_test_as_broken_and_links_its_cause(tmp_path):
     assert shown["status"] == "broken" and shown["statusDetails"]["message"] == reason
     assert shown["links"][0]["name"] == f"cause: {TIMESTAMPS}"
     assert json.loads((tmp_path / "b-result.json").read_text())["status"] == "skipped"
+
+
+def _shape(owners: tuple[str, ...]) -> ConformanceFailure:
+    failure = ConformanceFailure("§2 ExternalAccount", "status is not one of the three")
+    failure.charged_to, failure.owners = owners[0], owners[1:]
+    failure.cause = "answers of schema 'external-account' break it: $.status: not one of"
+    return failure
+
+
+def test_a_test_holding_any_owner_of_the_shape_fails_on_it_charged_to_that_one():
+    owners = ("EXTERNAL-ACCOUNT-FIELDS", "EXTERNAL-ACCOUNT-STATUS-VALUES")
+    own = _Report()
+    charge(own, ["EXTERNAL-ACCOUNT-STATUS-VALUES", "X"], _shape(owners))
+    assert own.outcome == "failed"
+    cause = Cause.from_property(own.user_properties[0][1])
+    assert cause.requirement == "EXTERNAL-ACCOUNT-STATUS-VALUES"
+    other = _Report()
+    charge(other, ["QUOTE-CREATE-201"], _shape(owners))
+    assert other.outcome == "skipped" and "EXTERNAL-ACCOUNT-FIELDS" in other.longrepr[2]
+
+
+def test_a_blocked_test_is_charged_where_its_defect_failed_a_test():
+    observed = "answers of schema 'external-account' break it: $.status"
+    failed = _Result("a", "failed", cause=Cause("§2", "EXTERNAL-ACCOUNT-STATUS-VALUES", observed))
+    blocked = _Result("b", "blocked", cause=Cause("§2", "EXTERNAL-ACCOUNT-FIELDS", observed))
+    elsewhere = _Result("c", "blocked", cause=Cause("§2", "EXTERNAL-ACCOUNT-FIELDS", "other"))
+    settle([failed, blocked, elsewhere])
+    assert blocked.cause is not None and elsewhere.cause is not None
+    assert blocked.cause.requirement == "EXTERNAL-ACCOUNT-STATUS-VALUES"
+    assert "EXTERNAL-ACCOUNT-STATUS-VALUES" in blocked.message
+    assert elsewhere.cause.requirement == "EXTERNAL-ACCOUNT-FIELDS"
+    assert len(summarize([failed, blocked, elsewhere])) == 2
+
+
+def test_every_shape_area_names_a_schema_and_requirements_of_the_catalogue():
+    names = set(default_registry().names())
+    for schema in SCHEMA_AREAS:
+        assert schema in names, schema
+        assert owners_of(schema), schema
+
+
+def test_the_requirements_naming_the_broken_member_come_first():
+    owners = owners_of(
+        "platform-config", ("supportedCurrencies", 0, "providerRequiredCustomerFields")
+    )
+    assert owners[0].startswith("CONFIG-PROVIDER-FIELDS")
+    assert set(owners) == set(owners_of("platform-config"))
+    assert all(rid.startswith("CONFIG-") for rid in owners)
+    assert owners_of("errors/error-401", ()) == ("AUTH-401-REASON",)
+    assert owners_of("webhooks/envelope") == ()

@@ -53,6 +53,8 @@ class ConformanceFailure(AssertionError):
         # the requirement of the answer the failure was met on, when a check of every answer
         # (``exchange/answer_checks.py``) found it, and that check's name
         self.charged_to: str | None = None
+        # other requirements the same defect belongs to: a test holding one fails on its own
+        self.owners: tuple[str, ...] = ()
         self.check: str | None = None
         self.cause: str | None = None  # one sentence, the same for every test that meets it
         message = f"{clause}: {statement}"

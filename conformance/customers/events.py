@@ -108,6 +108,7 @@ class CustomerEvents(EventReader):
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{wanted} for {customer_id}",
                     rules_out=ruled_out,
+                    types=(wanted,),
                 )
             except SinkTimeout as timeout:
                 fail_wait(

@@ -8,6 +8,8 @@ from typing import Any
 
 import httpx
 
+from conformance.contract import endpoint_schemas
+from conformance.contract.answer_owners import owners_of
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.answer_checks import CheckContext, answer_check
 from conformance.exchange.decoding import DecodeProblem, DuplicateMember, decode_json
@@ -97,11 +99,20 @@ class ApiResponse:
         return value
 
 
-# charged to no requirement of its own: a body that cannot be read fails the test reading
-# it (the fault modes of repeated members are caught by the tests of the resource)
+# charged to the requirements of the resource the body states (a repeated member is the
+# resource tests' catch: a test about that resource fails, any other reading it is blocked);
+# an answer no requirement owns the shape of fails the test reading it
 @answer_check("decoding", order=10)
 def body_is_json(answer: ApiResponse, context: CheckContext) -> None:
     """A body, when there is one, is JSON that names each member once."""
     __tracebackhide__ = True
-    if answer.content:
+    if not answer.content:
+        return
+    try:
         answer.json  # noqa: B018 - reading it decodes it, and fails the test if it cannot
+    except ConformanceFailure as failure:
+        ref = endpoint_schemas.response_schema(answer.method, answer.path, answer.status, None)
+        owners = owners_of(ref.name) if ref is not None else ()
+        if owners:
+            failure.charged_to, failure.owners = owners[0], (*owners[1:], JSON_REQUIREMENT)
+        raise

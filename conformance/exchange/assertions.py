@@ -9,8 +9,9 @@ from conformance.contract import clauses
 from conformance.contract.error_bodies import FieldPath, field_errors, reason_of, unnamed_fields
 from conformance.contract.error_codes import carries_code, code_of
 from conformance.contract.failures import check, fail
-from conformance.contract.schemas import format_path
+from conformance.contract.schemas import default_registry, format_path
 from conformance.exchange.client import ApiResponse
+from conformance.exchange.schema_check import schema_failure
 from conformance.ground.hookspecs import HookSpec, hook_name
 
 __all__ = [
@@ -137,6 +138,12 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         exchange=response.exchange,
     )
     reason = reason_of(body)
+    if not (isinstance(reason, str) and reason.strip()) and response.is_json:
+        # the 401's own shape: the same failure, charged to AUTH-401-REASON once, that every
+        # other test meeting this 401 on the way is blocked by (one cause, not one per test)
+        shape = schema_failure(response, default_registry())
+        if shape is not None:
+            raise shape
     check(
         isinstance(reason, str) and reason.strip() != "",
         AUTH_CLAUSE,

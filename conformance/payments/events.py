@@ -75,6 +75,7 @@ class PaymentEvents(EventReader):
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{' or '.join(sorted(wanted))} for {transaction_id}",
                     rules_out=ruled_out,
+                    types=wanted,
                 )
             except SinkTimeout as timeout:
                 fail_wait(

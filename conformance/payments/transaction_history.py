@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from conformance.contract import clauses
-from conformance.contract.failures import fail
+from conformance.contract.failures import ConformanceFailure, fail
 from conformance.exchange.client import TargetClient
 from conformance.exchange.list_pages import Listing, Pagination, read_list, skip_unlisted
 from conformance.ground.profile import TargetProfile
@@ -33,6 +33,8 @@ TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 # §2 Transaction: the statuses the interface states
 TRANSACTION_STATUSES = ("PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED")
 TRANSACTION_CLAUSE = clauses.TRANSACTION
+# §4 Sandbox behaviours: "every transfer settles at once, in success or failure"
+SETTLEMENT_REQUIREMENT = "SANDBOX-INSTANT-SETTLEMENT"
 REFUND_DONE = ("COMPLETED", "SUCCEEDED", "SETTLED", "REFUNDED")
 REFUND_FAILED = ("FAILED",)
 
@@ -119,6 +121,8 @@ class TransactionHistory:
         until: Callable[[Mapping[str, Any]], bool],
         *,
         why: str,
+        charged_to: str | None = None,
+        waited_for: str | None = None,
     ) -> dict[str, Any]:
         """Poll the transaction until ``until`` holds, within the profile's webhook timeout.
 
@@ -126,9 +130,11 @@ class TransactionHistory:
         time, so the deadline is ``webhook_timeout``. Fails naming ``why`` on timeout.
         """
         __tracebackhide__ = True
-        return self.wait_for_transactions(customer_id, [transaction_id], until, why=why)[
-            transaction_id
-        ]
+        found = self.wait_for_transactions(
+            customer_id, [transaction_id], until, why=why, charged_to=charged_to,
+            waited_for=waited_for,
+        )  # fmt: skip
+        return found[transaction_id]
 
     def wait_for_transactions(
         self,
@@ -137,14 +143,21 @@ class TransactionHistory:
         until: Callable[[Mapping[str, Any]], bool],
         *,
         why: str,
+        charged_to: str | None = None,
+        waited_for: str | None = None,
     ) -> dict[str, dict[str, Any]]:
         """Poll the customer's transactions until ``until`` holds for each of the ids; the
         customer's transactions by id as that last poll listed them (the awaited ones among
         them: a caller that wants the whole history then needs no second request). Bounded
         by the profile's ``webhook_timeout``, and failing at once when what it waits for can
         no longer happen: a status outside the interface's set, or a final state (COMPLETED,
-        EXPIRED, FAILED with a final refund) that is not awaited."""
+        EXPIRED, FAILED with a final refund) that is not awaited. A wait that runs out is
+        charged to ``charged_to``; with ``waited_for`` (what every such wait awaits, in
+        words) later waits for the same thing end at once (``exchange/waits.py``)."""
         __tracebackhide__ = True
+        known = self.client.state.ran_out.known(waited_for) if waited_for else None
+        if known is not None:  # an earlier test waited it out: this one ends at once
+            raise known
         deadline = time.monotonic() + self.profile.webhook_timeout
         pause = 0.02
         status_name = self.profile.field_name("refund_status")
@@ -167,7 +180,7 @@ class TransactionHistory:
             progress.tick(deadline - time.monotonic())
             time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
             pause = min(pause * 2, 0.5)
-        fail(
+        failure = ConformanceFailure(
             TRANSITION_CLAUSE,
             why,
             observed=[
@@ -178,9 +191,19 @@ class TransactionHistory:
             ],
             hint=f"waited {self.profile.webhook_timeout:g} s (the profile's webhook_timeout)",
         )
+        if charged_to:
+            failure.charged_to = charged_to
+            failure.cause = f"{waited_for or 'a transaction'} never happened: {why}"
+            if waited_for:
+                self.client.state.ran_out.record(waited_for, failure)
+        raise failure
 
-    def settled(self, customer_id: str, transaction_id: str) -> dict[str, Any]:
-        """Wait until the transaction is settled (COMPLETED, or FAILED with a final refund)."""
+    def settled(
+        self, customer_id: str, transaction_id: str, *, waited_for: str | None = None
+    ) -> dict[str, Any]:
+        """Wait until the transaction is settled (COMPLETED, or FAILED with a final refund);
+        ``waited_for`` names a kind of transfer whose settling, once it ran out, is not
+        waited for again (a target that never settles an ordinary payout)."""
         status_name = self.profile.field_name("refund_status")
         return self.wait_for_transaction(
             customer_id,
@@ -188,6 +211,8 @@ class TransactionHistory:
             lambda t: is_final(t, status_name),
             why="in the sandbox every transfer settles at once, in success or failure; a "
             "failed one is refunded automatically (§4 Sandbox behaviours, §3)",
+            charged_to=SETTLEMENT_REQUIREMENT,
+            waited_for=waited_for,
         )
 
     def completed(self, customer_id: str, transaction_id: str) -> dict[str, Any]:
@@ -196,7 +221,8 @@ class TransactionHistory:
         The outcome of an ordinary identifier suffix is not shown, so a target that fails
         it cannot be faulted here.
         """
-        transaction = self.settled(customer_id, transaction_id)
+        ordinary = f"a payout to an identifier ending in {ORDINARY_SUFFIX} to settle"
+        transaction = self.settled(customer_id, transaction_id, waited_for=ordinary)
         if transaction.get("status") != "COMPLETED":
             pytest.skip(
                 f"a payout to an identifier ending in {ORDINARY_SUFFIX} ended "

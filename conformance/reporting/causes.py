@@ -27,6 +27,7 @@ __all__ = [
     "cause_lines",
     "charge",
     "charged_failure",
+    "settle",
     "show_blocked_as_broken",
     "summarize",
 ]
@@ -121,19 +122,43 @@ def cause_lines(causes: Sequence[dict[str, Any]], limit: int = 20) -> list[str]:
 
 
 def charge(report: Any, requirements: Sequence[str], failure: BaseException | None) -> None:
-    """Charge a failed phase's report: to the test itself when the defect's requirement is
-    one of its own (``CAUSE_PROPERTY``), else the test is blocked (skipped, the cause in
+    """Charge a failed phase's report: to the test itself when the defect's requirement (or
+    another the same defect belongs to, ``ConformanceFailure.owners``) is one of its own
+    (``CAUSE_PROPERTY``, naming that one), else the test is blocked (skipped, the cause in
     its message, ``BLOCKED_PROPERTY``)."""
     cause = None if failure is None or not report.failed else charged_failure(failure)
     if cause is None:
         return
-    if cause.requirement in requirements:
-        report.user_properties.append((CAUSE_PROPERTY, cause.to_property()))
+    owners = (cause.requirement, *getattr(failure, "owners", ()))
+    mine = next((rid for rid in owners if rid in requirements), None)
+    if mine is not None:
+        own = Cause(cause.clause, mine, cause.observed)
+        report.user_properties.append((CAUSE_PROPERTY, own.to_property()))
         return
     report.user_properties.append((BLOCKED_PROPERTY, cause.to_property()))
     path, lineno, _ = report.location
     report.outcome = "skipped"
     report.longrepr = (str(path), (lineno or 0) + 1, blocked_reason(cause))
+
+
+def settle(results: Iterable[Any]) -> None:
+    """Charge each defect once: a blocked test whose cause (same clause, same observed
+    difference) failed a test that owns it is charged to the requirement that test failed,
+    not to the defect's first owner as well."""
+    results = list(results)
+    failed = {
+        (r.cause.clause, r.cause.observed): r.cause.requirement
+        for r in results
+        if r.outcome in ("failed", "errors") and r.cause is not None
+    }
+    for result in results:
+        cause = result.cause
+        if result.outcome != "blocked" or cause is None:
+            continue
+        charged = failed.get((cause.clause, cause.observed))
+        if charged is not None and charged != cause.requirement:
+            result.cause = Cause(cause.clause, charged, cause.observed)
+            result.message = blocked_reason(result.cause)
 
 
 _BLOCKED_TRACE = re.compile(r"'(blocked: .*?\(charged to ([A-Z0-9-]+);.*?)'\)\s*$", re.S)

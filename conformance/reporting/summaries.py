@@ -40,6 +40,7 @@ from conformance.reporting.causes import (
     Cause,
     blocked_reason,
     cause_lines,
+    settle,
     show_blocked_as_broken,
     summarize,
 )
@@ -298,6 +299,7 @@ class SummaryReporter:
     def build(self, *, placeholder: bool = False) -> dict[str, Any]:
         """The summary as the output contract defines it, with the run's verdict."""
         results = [r for r in self.results.values() if r.part is not None and r.outcome]
+        settle(results)  # a blocked test charged where its defect failed a test
         totals = dict.fromkeys(_OUTCOMES, 0)
         totals["waived"] = 0  # waived failures count here only, in no part's row
         parts = {part: dict.fromkeys(_OUTCOMES, 0) for part in PARTS}
@@ -402,10 +404,14 @@ class SummaryReporter:
     def _requirement_statuses(self, results: list[_TestResult]) -> list[dict[str, Any]]:
         seen: dict[str, set[str]] = {}
         for result in results:
+            charged = result.cause.requirement if result.cause is not None else None
             for rid in result.requirements:
-                seen.setdefault(rid, set()).add(result.outcome or "")
-            if result.cause is not None and result.cause.requirement:  # charged once, here
-                seen.setdefault(result.cause.requirement, set()).add("failed")
+                outcome = result.outcome or ""
+                if charged and outcome in ("failed", "errors") and rid != charged:
+                    outcome = "blocked"  # a defect charged to another of its requirements
+                seen.setdefault(rid, set()).add(outcome)
+            if charged:  # charged once, here
+                seen.setdefault(charged, set()).add("failed")
         statuses = []
         for requirement in self.catalogue:
             outcomes = seen.get(requirement.id, set())

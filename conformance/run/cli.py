@@ -179,6 +179,10 @@ def pytest_arguments(ns: argparse.Namespace, report_dir: Path | None = None) -> 
     report_dir = report_dir or _report_dir(ns, None)
     args = [
         *suite_paths(ns.parts),
+        # node ids as the kit names its tests (<part>/<module>.py::<name>) from any working
+        # folder: an installed kit's ran ../../lib/python3.x/site-packages/... otherwise
+        f"--rootdir={SUITES_DIR}",
+        "--no-header",  # pytest's header names the rootdir (site-packages) and its plugins
         *session_arguments(report_dir, RUN_PLUGINS),
         f"{opt.REPORT_DIR.flag}={report_dir}",
     ]

@@ -49,6 +49,7 @@ from conformance.ground.secrets import (
 from conformance.reporting import run_plan
 from conformance.reporting.summaries import TARGET_DOWN_PROPERTY, SummaryReporter, run_outcome_of
 from conformance.run import embedded, report_writers, warm_workers, webhook_sink
+from conformance.run.console_paths import name_tests_from_the_suites
 from conformance.run.early_stop import stop_run
 from conformance.run.hypothesis_storage import keep_hypothesis_storage_in_the_kit_cache
 from conformance.run.preflight import preflight
@@ -390,6 +391,13 @@ class _XdistBridge:
             register_secret(secret)
         for code in output.get(LEARNT_CODES, ()):
             register_one_time_code(code)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The console names the suite's tests as the kit does, from any working folder."""
+    if session.config.stash.get(STATE_KEY, None) is not None:
+        name_tests_from_the_suites(session.config)
 
 
 @pytest.hookimpl(tryfirst=True)

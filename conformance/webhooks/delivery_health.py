@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +80,7 @@ class DeliveryHealth:
         self._lock = threading.Lock()
         self._streak: list[TimedOutWait] = []
         self.streak_from = 0  # the sink's newest seq when the streak's first wait began
+        self._unsent: set[str] = set()  # event types awaited in vain, none ever delivered
 
     def delivered(self) -> None:
         """A wait was satisfied or ruled out, or a TEST event arrived: deliveries arrive."""
@@ -103,6 +104,19 @@ class DeliveryHealth:
                 self.streak_from = began
             self._streak.append(wait)
             return tuple(self._streak) if len(self._streak) >= self.limit else None
+
+    def ran_out_of(self, types: Collection[str], delivered: Collection[str]) -> None:
+        """A wait for one of ``types`` ran out; ``delivered`` are the types that arrived
+        so far. When none of ``types`` ever did, the target is taken not to send them."""
+        if types and not set(types) & set(delivered):
+            with self._lock:
+                self._unsent.update(types)
+
+    def never_sent(self, types: Collection[str], delivered: Collection[str]) -> bool:
+        """Whether a wait for ``types`` can end at once: an earlier wait for each of them ran
+        out, and not one of them has arrived since (one that arrives ends this)."""
+        with self._lock:
+            return bool(types) and set(types) <= self._unsent and not set(types) & set(delivered)
 
 
 def _current_test() -> str | None:
@@ -152,10 +166,20 @@ class WatchedSinkView(SinkView):
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
+        types: Collection[str] = (),
     ) -> list[Delivery]:
-        """:meth:`SinkView.wait_for_all`, counted; not made once the run is stopping."""
+        """:meth:`SinkView.wait_for_all`, counted; not made once the run is stopping; ended
+        at once for ``types`` an earlier wait ran out for and none of which ever arrived
+        (a target that never sends them: each test would wait out its own deadline)."""
         if self.target_health.down is not None:
             raise WaitNotMade(description, self.target_health.down)
+        if self.streaks.never_sent(types, self._delivered_types()):
+            raise SinkTimeout(
+                f"{description} (not waited for again: an earlier wait for "
+                f"{' or '.join(sorted(types))} ran out, and none has arrived in this run)",
+                0.0,
+                self.deliveries(),
+            )
         began = self.mark()
         try:
             found = super().wait_for_all(
@@ -167,6 +191,7 @@ class WatchedSinkView(SinkView):
             raise
         except SinkTimeout:
             if timeout >= MIN_COUNTED_WAIT_S:
+                self.streaks.ran_out_of(types, self._delivered_types())
                 self._count_timeout(TimedOutWait(description, timeout, _current_test()), began)
             raise
         self.streaks.delivered()
@@ -207,6 +232,9 @@ class WatchedSinkView(SinkView):
             f"{head} The target does not deliver its events, or cannot reach the sink. "
             f"{self.remedies}"
         )
+
+    def _delivered_types(self) -> set[str]:
+        return {d.event_type for d in self.deliveries() if d.event_type}
 
     def _authentic_since(self, seq: int) -> bool:
         # the view's deliveries are the authentic ones (every one without a key)

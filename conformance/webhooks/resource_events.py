@@ -97,6 +97,7 @@ class ResourceEvents(EventReader):
                     description=f"{' or '.join(sorted(wanted))} about {resource_id}",
                     after=after,
                     rules_out=ruled_out,
+                    types=wanted,
                 )
             except SinkTimeout as timeout:
                 fail_wait(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,64 @@ def test_fault_mode_is_caught(tmp_path, fault):
         assert failure["part"] == part
         assert failure["requirements"], failure
         assert "§" in failure["message"] or "Conventions" in failure["message"], failure["message"]
+    _check_blast_radius(fault, must_fail, result.summary)
+
+
+# fault -> the requirements its run fails and how many causes it names (issue "failures that
+# point at their cause": one cause, only the caught_by tests' requirements, or a `why`)
+BLAST_RADIUS = Path(__file__).with_name("fault_blast_radius.json")
+# set to a folder, the fault runs write what they observed there instead of comparing
+# (tests/conformance_runs/fault_blast_radius.py merges them into the table)
+RECORD_BLAST_RADIUS = (
+    "SELFTEST_RECORD_BLAST_RADIUS"  # not CONFORMANCE_*: the kit refuses unknown ones
+)
+
+
+def _check_blast_radius(fault: str, must_fail: tuple[str, ...], summary: dict) -> None:
+    caught_by = [
+        t for t in summary["tests"] if t["nodeid"].split("::")[-1].split("[")[0] in must_fail
+    ]
+    observed = {
+        "failed_requirements": sorted(
+            r["id"] for r in summary["requirements"] if r["status"] == "failed"
+        ),
+        "causes": len(summary["causes"]),
+        # what the caught_by tests declare (a parametrized test's cases may each name one)
+        "caught_by_requirements": sorted({r for t in caught_by for r in t["requirements"]}),
+    }
+    folder = os.environ.get(RECORD_BLAST_RADIUS)
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        Path(folder, f"{fault}.json").write_text(json.dumps(observed))
+        return
+    kept = _blast_table().get(fault, {})
+    assert {key: kept.get(key) for key in observed} == observed, (
+        f"{fault}: the blast radius changed; the table ({BLAST_RADIUS.name}) keeps "
+        f"{kept}, the run observed {observed}; causes: {summary['causes']}"
+    )
+
+
+@functools.cache
+def _blast_table() -> dict[str, dict]:
+    return json.loads(BLAST_RADIUS.read_text())
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_the_blast_radius_table_is_honest(fault):
+    """Each fault's run fails only its caught_by tests' requirements and names one cause; an
+    entry that does not says why (the fault breaks two rules at once, say)."""
+    registered = FAULTS[fault]
+    if registered.stops_at_preflight:
+        assert fault not in _blast_table()
+        return
+    kept = _blast_table()[fault]
+    beyond = set(kept["failed_requirements"]) - set(kept["caught_by_requirements"])
+    assert kept["failed_requirements"], f"{fault}: its run fails no requirement"
+    if beyond or kept["causes"] != 1:
+        assert kept.get("why"), (
+            f"{fault}: {kept['causes']} causes, requirements beyond its caught_by tests' "
+            f"{sorted(beyond)}; fix the charging or say why in {BLAST_RADIUS.name}"
+        )
 
 
 SUITES = Path(__file__).resolve().parents[2] / "conformance" / "suites"

@@ -4,6 +4,7 @@ sink on loopback."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -175,3 +176,28 @@ def test_only_an_authentic_test_event_proves_the_path(ec_key, other_ec_key):
     assert "no TEST delivery arrived within 2 s" in (
         TestEventProbe(200, None, 2.0).unproven(pem) or ""
     )
+
+
+def _wait_for_type(view: WatchedSinkView, event_type: str, timeout: float = WAIT_S) -> None:
+    view.wait_for(
+        lambda d: d.event_type == event_type,
+        timeout=timeout,
+        description=f"{event_type} event",
+        types=(event_type,),
+    )
+
+
+def test_a_type_never_sent_is_not_waited_for_again_until_one_arrives(watched, sink, http, ec_key):
+    view = watched(probe=lambda: None)  # deliveries reach the sink: the waits are the target's
+    with pytest.raises(SinkTimeout):
+        _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED")
+    started = time.monotonic()
+    with pytest.raises(SinkTimeout, match="not waited for again"):
+        _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED", timeout=60)
+    assert time.monotonic() - started < WAIT_S
+    # another type is waited for as ever; one of the type arriving ends the memory
+    with pytest.raises(SinkTimeout, match="timed out after"):
+        _wait_for_type(view, "CUSTOMER.KYC_APPROVED")
+    body = envelope("OUTGOING_PAYMENT.COMPLETED", "Transaction:1")
+    post(http, sink, body, sign_ec(ec_key, body))
+    _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED", timeout=60)

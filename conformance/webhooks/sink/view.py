@@ -19,7 +19,7 @@ from __future__ import annotations
 import ssl
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -287,6 +287,7 @@ class SinkView:
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
+        types: Collection[str] = (),
     ) -> Delivery:
         """Return the first authentic delivery (by arrival, ``seq > after``) matching
         ``predicate`` (with ``set_aside_too``, the first delivery, authentic or not).
@@ -297,7 +298,7 @@ class SinkView:
         """
         return self.wait_for_all(
             predicate, 1, timeout=timeout, description=description, after=after,
-            rules_out=rules_out, set_aside_too=set_aside_too,
+            rules_out=rules_out, set_aside_too=set_aside_too, types=types,
         )[0]  # fmt: skip
 
     def wait_for_all(
@@ -310,9 +311,12 @@ class SinkView:
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
+        types: Collection[str] = (),
     ) -> list[Delivery]:
         """Wait until ``count`` distinct authentic events match; return every match seen by
         then (with ``set_aside_too``, deliveries whose signature fails match as well).
+        ``types`` are the event types the predicate awaits, when it names them (a watched
+        view, ``webhooks/delivery_health.py``, does not wait again for types never sent).
 
         Matches are deduplicated by event (a redelivery, the same id, type and record,
         counts once, first arrival kept; :attr:`Delivery.event_key`).
