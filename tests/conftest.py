@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
 from tests.conformance_runs.runner import SHARED_PYCACHE
+from tests.selftest_tier import deselect_thorough
 
 
 def _one_bytecode_cache_for_every_process() -> None:
@@ -27,3 +30,7 @@ def _one_bytecode_cache_for_every_process() -> None:
 
 
 _one_bytecode_cache_for_every_process()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    deselect_thorough(config, items)

@@ -4,9 +4,10 @@ its settings, the seeds and share of the operations each run takes, and what a r
 Every check and every phase, 100 examples, three seeds drawn at random each time (printed,
 so a failure can be replayed with ``--seed``). A CI run gives each seed a third of the
 operations for the examples, coverage and fuzzing phases (every operation is fuzzed once,
-under one of the three seeds), and the first seed walks the links with every operation;
-``CONFORMANCE_FUZZ_THOROUGH=1`` gives every seed every operation and a walk (several
-minutes a seed).
+under one of the three seeds), and the first seed walks the links with every operation,
+far enough to move money; the thorough tier (``SELFTEST_THOROUGH=1``,
+``tests/selftest_tier.py``) gives every seed every operation and a walk long enough to
+follow half the links (several minutes a seed).
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from conformance.contract.openapi import REFUSED_KEY, build_openapi, render
+from tests.selftest_tier import thorough
 
 EXAMPLES = 100  # per operation and phase
 # the walk's scenarios: twice the examples, for at least half the links under any seed (of
 # 84 links, 100 scenarios followed 40 to 48, 200 followed 47 to 56 over eight seeds)
 WALK_SCENARIOS = 2 * EXAMPLES
+# CI's walk: enough scenarios to fund, quote and pay (every walk measured reached one), not
+# to follow half the links; that share is the thorough tier's to check
+CI_WALK_SCENARIOS = 50
 SEEDS = 3
-THOROUGH_ENV = "CONFORMANCE_FUZZ_THOROUGH"
 _STATED_400 = '["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]'
 # The fuzzer's settings: every check; the stateful phase walks the links (positive data:
 # a link's body merged into a negative case makes it valid while still labelled negative;
@@ -55,7 +59,7 @@ allow-extra-parameters = false
 max-steps = 50
 inference.algorithms = []
 generation.mode = "positive"
-generation.max-examples = {WALK_SCENARIOS}
+generation.max-examples = {{walk_scenarios}}
 
 [[operations]]
 include-name = "POST /verifications"
@@ -87,11 +91,16 @@ def pdf(ctx, value):
 """
 
 
+def walk_scenarios() -> int:
+    """How many scenarios a walk takes: half the links' worth when thorough, else CI's."""
+    return WALK_SCENARIOS if thorough() else CI_WALK_SCENARIOS
+
+
 def settings(document: dict[str, Any]) -> str:
     """The fuzzer's settings, with the 400s the document declares beyond its schemas
     (``x-refused-beyond-schema``: a point off the curve, a cursor the list never gave, a
     short balance) expected where it declares them, as a peer tool reading it would."""
-    toml = _SETTINGS
+    toml = _SETTINGS.replace("{walk_scenarios}", str(walk_scenarios()))
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             if REFUSED_KEY in operation["responses"].get("400", {}):
@@ -100,11 +109,6 @@ def settings(document: dict[str, Any]) -> str:
                     f"checks.positive_data_acceptance.expected-statuses = {_STATED_400}\n"
                 )
     return toml
-
-
-def thorough() -> bool:
-    """Every seed takes every operation (``CONFORMANCE_FUZZ_THOROUGH=1``)."""
-    return os.environ.get(THOROUGH_ENV, "") not in ("", "0")
 
 
 def draw_seed() -> int:

@@ -24,6 +24,7 @@ from conformance.contract.reference_choices import (
 )
 from conformance.ground.datafiles import schemas_dir
 from tests import schemathesis_runs
+from tests.selftest_tier import thorough
 
 REPO = Path(__file__).resolve().parents[1]
 # of the declared links, the share the stateful phase must follow under each seed
@@ -330,10 +331,10 @@ def test_a_peer_tool_fuzzes_the_reference_with_it(
     the interface is silent too, and the 400s no schema can foretell; no check needs
     excusing beyond the stated 400s (``schemathesis_runs``). A CI run fuzzes a third of the
     operations per seed, all three together every operation, and walks the links under the
-    first; ``CONFORMANCE_FUZZ_THOROUGH=1`` every operation and a walk under every seed. The
-    stateful phase, on a fresh sandbox, follows at least half the declared links, far enough
-    to move money: fund a customer's account, quote a payment, pay one (each run reaches one
-    or more of them)."""
+    first, far enough to move money: fund a customer's account, quote a payment, pay one
+    (each run reaches one or more of them). The thorough tier (``SELFTEST_THOROUGH=1``)
+    fuzzes every operation and walks under every seed, each walk following at least half
+    the declared links."""
     pytest.importorskip("schemathesis", reason="the peer fuzzer is in the `test` extra")
     from tests.reference.reference_helpers import start_sandbox
 
@@ -354,8 +355,9 @@ def test_a_peer_tool_fuzzes_the_reference_with_it(
     assert "passed" in outcome.output and " failures" not in outcome.output, output
     assert re.search(r"\bST[0-9]{3}\b", outcome.output) is None, output
     if schemathesis_runs.walks(slot):
-        assert selected and covered >= LINKS_SHARE * selected, output
         assert _MONEY & outcome.linked_answers, output
+        if thorough():  # CI's walk is short (schemathesis_runs.CI_WALK_SCENARIOS)
+            assert selected and covered >= LINKS_SHARE * selected, output
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,37 @@
+"""How much of the self-test suite a run takes: CI's tier by default, everything with
+``SELFTEST_THOROUGH=1``.
+
+CI has a budget of minutes on two cores. A few self-tests repeat, at several times the
+cost, what a cheaper one in CI already proves: the variant reference in every platform mode
+and serially (CI runs it once, under xdist), the variant without pagination settings
+(``tests/test_list_pages.py`` proves the skip in CI), and the fuzzer's walk long enough to
+follow half the links under every seed (CI walks once, far enough to move money). They are
+marked ``thorough`` and deselected, never skipped, unless the variable is set: a run says
+how many it left out. The name is not ``CONFORMANCE_*``: the conformance runs a self-test
+starts inherit its environment, and the kit refuses a setting it does not know.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+__all__ = ["THOROUGH_ENV", "deselect_thorough", "thorough"]
+
+THOROUGH_ENV = "SELFTEST_THOROUGH"
+
+
+def thorough() -> bool:
+    """Whether this run takes the thorough tier too (``SELFTEST_THOROUGH=1``)."""
+    return os.environ.get(THOROUGH_ENV, "") not in ("", "0")
+
+
+def deselect_thorough(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests marked ``thorough`` unless the thorough tier is asked for."""
+    if thorough():
+        return
+    left_out = [item for item in items if item.get_closest_marker("thorough") is not None]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if item.get_closest_marker("thorough") is None]
