@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tests.conformance_runs.runner import SHARED_PYCACHE
-from tests.selftest_tier import deselect_thorough
+from tests.selftest_tier import deselect_thorough, long_tests_first
 
 
 def _one_bytecode_cache_for_every_process() -> None:
@@ -34,3 +34,4 @@ _one_bytecode_cache_for_every_process()
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     deselect_thorough(config, items)
+    long_tests_first(items)

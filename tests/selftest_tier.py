@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-__all__ = ["THOROUGH_ENV", "deselect_thorough", "thorough"]
+__all__ = ["THOROUGH_ENV", "deselect_thorough", "long_tests_first", "thorough"]
 
 THOROUGH_ENV = "SELFTEST_THOROUGH"
 
@@ -35,3 +35,15 @@ def deselect_thorough(config: pytest.Config, items: list[pytest.Item]) -> None:
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = [item for item in items if item.get_closest_marker("thorough") is None]
+
+
+def long_tests_first(items: list[pytest.Item]) -> None:
+    """Put the tests marked ``long(seconds)`` first, the longest first, keeping the order
+    otherwise: xdist hands tests out in this order, and a long test collected last would
+    run alone at the end of the run."""
+
+    def measured(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return -float(mark.args[0]) if mark is not None and mark.args else 0.0
+
+    items.sort(key=measured)

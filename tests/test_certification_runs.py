@@ -12,6 +12,7 @@ import socket
 import subprocess
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -85,6 +86,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )  # fmt: skip
 
 
+@pytest.mark.long(16)  # seconds, measured
 def test_a_full_certification_states_its_plan_and_coverage_and_verifies_offline(
     tmp_path: Path,
 ) -> None:

@@ -322,6 +322,7 @@ def sandbox() -> Iterator[Any]:
     running.stop()
 
 
+@pytest.mark.long(50)  # seconds, measured
 @pytest.mark.parametrize("slot", range(schemathesis_runs.SEEDS), ids=lambda s: f"seed{s + 1}")
 def test_a_peer_tool_fuzzes_the_reference_with_it(
     slot: int, tmp_path: Path, record_property: Any

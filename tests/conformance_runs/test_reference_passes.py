@@ -16,6 +16,7 @@ MODES = {
 
 
 @pytest.mark.slow
+@pytest.mark.long(12)  # seconds, measured
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_the_suite_passes_the_reference(tmp_path, mode):
     result = conformance_run(tmp_path, *MODES[mode])

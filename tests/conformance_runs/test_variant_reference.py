@@ -26,6 +26,7 @@ IN_CI = "unregulated-n2"
 
 
 @pytest.mark.slow
+@pytest.mark.long(21)  # seconds, measured
 @pytest.mark.parametrize(
     "mode",
     [m if m == IN_CI else pytest.param(m, marks=pytest.mark.thorough) for m in sorted(MODES)],

@@ -3,6 +3,8 @@ remedy and the Retry-After it asked for); a few 429s among answers are the tests
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.exchange.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
 
 from .server import HostileTarget
@@ -60,6 +62,7 @@ def test_a_target_that_throttles_from_the_start_could_not_be_tested(tmp_path):
     assert elapsed < 30, f"{elapsed:.1f} s"
 
 
+@pytest.mark.long(24)  # seconds, measured
 def test_a_target_that_starts_throttling_mid_run_stops_it_under_xdist(tmp_path):
     # the preflight's request is answered; every later one is throttled, on both workers
     with HostileTarget("throttle", healthy_first=1) as target:
