@@ -1,13 +1,13 @@
 """Schemathesis, the peer tool, run against a reference sandbox with the OpenAPI document:
 its settings, the seeds and share of the operations each run takes, and what a run found.
 
-Every check and every phase, 100 examples, three seeds drawn at random each time (printed,
-so a failure can be replayed with ``--seed``). A CI run gives each seed a third of the
-operations for the examples, coverage and fuzzing phases (every operation is fuzzed once,
+Every check and every phase, three seeds drawn at random each time (printed, so a failure
+can be replayed with ``--seed``). A CI run takes 50 examples and gives each seed a third of
+the operations for the examples, coverage and fuzzing phases (every operation is fuzzed once,
 under one of the three seeds), and the first seed walks the links with every operation,
 far enough to move money; the thorough tier (``SELFTEST_THOROUGH=1``,
-``tests/selftest_tier.py``) gives every seed every operation and a walk long enough to
-follow half the links (several minutes a seed).
+``tests/selftest_tier.py``) gives every seed every operation, 100 examples, and a walk
+long enough to follow half the links (several minutes a seed).
 """
 
 from __future__ import annotations
@@ -26,7 +26,10 @@ from typing import Any
 from conformance.contract.openapi import REFUSED_KEY, build_openapi, render
 from tests.selftest_tier import thorough
 
-EXAMPLES = 100  # per operation and phase
+EXAMPLES = 100  # per operation and phase, in the thorough tier
+# CI's examples: half, for its minutes (every operation is still fuzzed under one of three
+# random seeds each run); the thorough tier takes EXAMPLES under every seed
+CI_EXAMPLES = 50
 # the walk's scenarios: twice the examples, for at least half the links under any seed (of
 # 84 links, 100 scenarios followed 40 to 48, 200 followed 47 to 56 over eight seeds)
 WALK_SCENARIOS = 2 * EXAMPLES
@@ -156,7 +159,7 @@ def _command(spec: Path, config: Path, base_url: str, auth: str, report: Path) -
         "--auth",
         auth,
         "--max-examples",
-        str(EXAMPLES),
+        str(EXAMPLES if thorough() else CI_EXAMPLES),
         "--report",
         "ndjson",
         "--report-dir",

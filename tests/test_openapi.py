@@ -327,15 +327,15 @@ def sandbox() -> Iterator[Any]:
 def test_a_peer_tool_fuzzes_the_reference_with_it(
     slot: int, tmp_path: Path, record_property: Any
 ) -> None:
-    """Schemathesis, every check and every phase, 100 examples, under a seed drawn for this
-    run (printed), finds nothing: the document declares what the reference accepts, where
-    the interface is silent too, and the 400s no schema can foretell; no check needs
-    excusing beyond the stated 400s (``schemathesis_runs``). A CI run fuzzes a third of the
-    operations per seed, all three together every operation, and walks the links under the
+    """Schemathesis, every check and every phase, under a seed drawn for this run (printed),
+    finds nothing: the document declares what the reference accepts, where the interface is
+    silent too, and the 400s no schema can foretell; no check needs excusing beyond the
+    stated 400s (``schemathesis_runs``). A CI run fuzzes a third of the operations per seed,
+    50 examples each, all three together every operation, and walks the links under the
     first, far enough to move money: fund a customer's account, quote a payment, pay one
     (each run reaches one or more of them). The thorough tier (``SELFTEST_THOROUGH=1``)
-    fuzzes every operation and walks under every seed, each walk following at least half
-    the declared links."""
+    fuzzes every operation with 100 examples and walks under every seed, each walk
+    following at least half the declared links."""
     pytest.importorskip("schemathesis", reason="the peer fuzzer is in the `test` extra")
     from tests.reference.reference_helpers import start_sandbox
 
