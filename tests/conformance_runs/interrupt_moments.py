@@ -38,6 +38,9 @@ _SENT = threading.Event()
 _COUNT = [0]
 # the test whose call this process is in, if any (read when the signal is sent)
 _IN_CALL: list[str] = []
+# held from naming the test in call to sending the signal, and to leave the call: a call that
+# ended in between would be named though it finished (and was rightly counted)
+_CALL_LOCK = threading.Lock()
 
 
 def _send(config: pytest.Config, *, twice: bool = False) -> None:
@@ -45,7 +48,6 @@ def _send(config: pytest.Config, *, twice: bool = False) -> None:
         return
     _SENT.set()
     signalled_here = TARGET != "controller" or not _is_worker(config)
-    _log(_IN_CALL[0] if _IN_CALL and signalled_here else "")
     signum = getattr(signal, SIGNAL_NAME or "SIGINT")
     controller = config.workerinput["controller_pid"] if _is_worker(config) else os.getpid()
 
@@ -55,7 +57,9 @@ def _send(config: pytest.Config, *, twice: bool = False) -> None:
         else:
             os.killpg(os.getpgrp(), signum)
 
-    fire()
+    with _CALL_LOCK:
+        _log(_IN_CALL[0] if _IN_CALL and signalled_here else "")
+        fire()
     if twice:
         threading.Timer(0.05, fire).start()
 
@@ -124,7 +128,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
             _send(config)
         return (yield)
     finally:
-        _IN_CALL.clear()
+        with _CALL_LOCK:
+            _IN_CALL.clear()
 
 
 def _uses_hypothesis(item: pytest.Item) -> bool:
