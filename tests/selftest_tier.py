@@ -2,10 +2,11 @@
 ``SELFTEST_THOROUGH=1``.
 
 CI has a budget of minutes on two cores. A few self-tests repeat, at several times the
-cost, what a cheaper one in CI already proves: the variant reference in every platform mode
-and serially (CI runs it once, under xdist), the variant without pagination settings
-(``tests/test_list_pages.py`` proves the skip in CI), and the fuzzer's walk long enough to
-follow half the links under every seed (CI walks once, far enough to move money). They are
+cost, what cheaper ones in CI already prove: the whole suite against the variant reference
+in every platform mode, serially and without pagination settings (CI holds the suite's side
+of its choices in unit tests: ``tests/test_error_codes.py``, ``tests/test_list_pages.py``),
+interrupt moments another case already
+reaches the same way, and the fuzzer's walk of the links (CI fuzzes every operation). They are
 marked ``thorough`` and deselected, never skipped, unless the variable is set: a run says
 how many it left out. The name is not ``CONFORMANCE_*``: the conformance runs a self-test
 starts inherit its environment, and the kit refuses a setting it does not know.

@@ -330,7 +330,7 @@ def test_a_peer_tool_fuzzes_the_reference_with_it(
     finds nothing: the document declares what the reference accepts, where the interface is
     silent too, and the 400s no schema can foretell; no check needs excusing beyond the
     stated 400s (``schemathesis_runs``). A CI run fuzzes a third of the operations per seed,
-    30 examples each, all three together every operation. The thorough tier
+    20 examples each, all three together every operation. The thorough tier
     (``SELFTEST_THOROUGH=1``) fuzzes every operation with 100 examples and walks the links
     under every seed, far enough to move money (fund a customer's account, quote a payment,
     pay one: each walk reaches one or more of them), each walk following at least half the

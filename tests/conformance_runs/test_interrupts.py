@@ -172,6 +172,9 @@ def allure_problems(run: StoppedRun, summary: dict) -> list[str]:
     return found
 
 
+# moments another case of the list already reaches the same way (CI's minutes): the
+# thorough tier (tests/selftest_tier.py) runs them too
+THOROUGH = pytest.mark.thorough
 SERIAL = ["--parts=endpoints"]
 PARALLEL = ["--parts=endpoints", "-n", "2"]
 
@@ -181,15 +184,15 @@ PARALLEL = ["--parts=endpoints", "-n", "2"]
     [
         ("configure:SIGINT:group", SERIAL),
         ("collection:SIGTERM:controller", SERIAL),
-        ("lock:SIGINT:group", SERIAL),
-        ("hypothesis:SIGINT:group:3", SERIAL),
-        ("test:SIGTERM:controller:11", SERIAL),
+        pytest.param(*("lock:SIGINT:group", SERIAL), marks=THOROUGH),
+        pytest.param(*("hypothesis:SIGINT:group:3", SERIAL), marks=THOROUGH),
+        pytest.param(*("test:SIGTERM:controller:11", SERIAL), marks=THOROUGH),
         ("test:SIGINT:group:29", SERIAL),
-        ("delay:SIGINT:group:5", SERIAL),
+        pytest.param(*("delay:SIGINT:group:5", SERIAL), marks=THOROUGH),
         ("report:SIGINT:group", SERIAL),
         ("scrub:SIGINT:controller", SERIAL),
         ("worker:SIGINT:group:4", PARALLEL),
-        ("worker:SIGINT:group:17", PARALLEL),
+        pytest.param(*("worker:SIGINT:group:17", PARALLEL), marks=THOROUGH),
         ("lock:SIGINT:group", PARALLEL),
         ("hypothesis:SIGTERM:controller:8", PARALLEL),
         ("delay:SIGINT:group:2", PARALLEL),
