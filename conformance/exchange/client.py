@@ -6,8 +6,8 @@ nothing more), the throttle's turn (``rate_limit.py``), the request's total dead
 (``deadline.py``), ``Retry-After`` resends (``rate_limit.py``), the capped read
 (``capped_read.py``) and the network (``deadline.py``). The client authenticates (HTTP
 Basic by default), records redacted evidence with a curl line for every exchange, and runs
-the registered answer checks (``answer_checks.py``: decoding, the schema, the ledger) on
-every answer it is asked to validate.
+the registered answer checks (``answer_checks.py``: no 5xx, decoding, the schema, the
+ledger) on every answer it is asked to validate.
 """
 
 from __future__ import annotations
@@ -20,7 +20,11 @@ from typing import Any, NoReturn
 import httpx
 
 from conformance.contract.schemas import SchemaRegistry, default_registry
-from conformance.exchange import ledger_answers, schema_check  # noqa: F401 - they register checks
+from conformance.exchange import (  # noqa: F401 - they register checks
+    ledger_answers,
+    schema_check,
+    server_errors,
+)
 from conformance.exchange import unanswered as no_answer
 from conformance.exchange.answer import ApiResponse
 from conformance.exchange.answer_checks import CheckContext, registered, run_answer_checks

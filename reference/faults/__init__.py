@@ -28,7 +28,7 @@ from reference.faults import (  # noqa: F401  (importing an area module register
     webhooks,
 )
 from reference.faults.registry import Fault, registered_faults
-from reference.kernel.seams import Seams
+from reference.kernel.seams import Alteration, Seam, Seams
 
 FAULTS: Mapping[str, Fault] = MappingProxyType(dict(sorted(registered_faults().items())))
 
@@ -63,6 +63,8 @@ def describe_faults() -> str:
 def seams_for(names: Iterable[str]) -> Seams:
     """The seams of a sandbox running with the fault modes ``names`` (validated first)."""
     chosen = validate_faults(names)
-    return Seams.attaching(
-        (at, FAULTS[name].alteration) for name in sorted(chosen) for at in FAULTS[name].seams
-    )
+    pairs: list[tuple[Seam, Alteration]] = []
+    for name in sorted(chosen):
+        alteration = FAULTS[name].attached()  # one per server, the same at each of its seams
+        pairs.extend((at, alteration) for at in FAULTS[name].seams)
+    return Seams.attaching(pairs)

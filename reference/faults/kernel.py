@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from reference.faults.registry import fault
-from reference.kernel import auth, errors, settings
+from reference.kernel import auth, errors, routing, settings
 from reference.kernel.platforms import PRIMARY, Platform, platform_by_role
 from reference.kernel.services import Services
 
 # The version segment served instead of the real one.
 WRONG_VERSION = "2024-01-01"
+# sometimes-500: the operations (method, route template) that fail now and then, and how often
+NOW_AND_THEN = (("POST", "/customers"), ("POST", "/quotes"))
+EVERY = 3
 
 
 @fault(
@@ -115,3 +121,31 @@ def any_environment_matches(matches: bool) -> bool:
 def serve_an_old_version(segment: str) -> str:
     """routes and base_url use /2024-01-01 instead of /2025-10-13"""
     return WRONG_VERSION
+
+
+@fault(
+    "sometimes-500",
+    at=routing.REQUEST_BODY,
+    clause="§4 Endpoints: each operation answers what its row states, never a 5xx",
+    part="endpoints",
+    caught_by=("test_a_business_needs_the_four_required_business_info_fields",),
+    per_server=True,
+)
+def now_and_then_500() -> Callable[..., dict[str, Any]]:
+    """every third POST /customers and every third POST /quotes answers 500"""
+    lock = threading.Lock()
+    counters: dict[tuple[str, str], Iterator[int]] = {
+        operation: itertools.count(1) for operation in NOW_AND_THEN
+    }
+
+    def sometimes_fails(body: dict[str, Any], *, method: str, path: str) -> dict[str, Any]:
+        counter = counters.get((method, path))
+        if counter is None:
+            return body
+        with lock:  # handlers run in the thread pool in a fault mode: count each once
+            turn = next(counter)
+        if turn % EVERY == 0:
+            raise errors.ApiError(500, "INTERNAL_ERROR", "internal error in the reference sandbox")
+        return body
+
+    return sometimes_fails

@@ -38,6 +38,12 @@ class Fault:
     # the run's preflight notices it first and ends the run as could not run (exit 3): a
     # fault the suite cannot tell from a broken environment (deliveries that never arrive)
     stops_at_preflight: bool = False
+    # ``alteration`` builds the alteration, afresh for each server: a fault that keeps count
+    per_server: bool = False
+
+    def attached(self) -> Alteration:
+        """The alteration a server attaches at the fault's seams."""
+        return self.alteration() if self.per_server else self.alteration
 
     @property
     def description(self) -> str:
@@ -57,6 +63,7 @@ def fault(
     caught_by: Iterable[str],
     run_args: Iterable[str] = (),
     stops_at_preflight: bool = False,
+    per_server: bool = False,
 ) -> Callable[[F], F]:
     """Register the decorated function as fault mode ``name``, attached at the seam(s) ``at``.
 
@@ -64,7 +71,10 @@ def fault(
     the statement it breaks (``"§2 PlatformConfig: integer"``); ``part`` and ``caught_by``
     name the suite part and the tests that must fail against it; ``run_args`` are extra
     ``conformance run`` arguments its proof needs (a platform mode); ``stops_at_preflight``
-    says that the run's preflight notices it first (exit 3), before the tests named.
+    says that the run's preflight notices it first (exit 3), before the tests named;
+    ``per_server``: the function takes no argument and returns the alteration, built once for
+    each server that attaches it (what it counts starts afresh with the server, and no
+    module holds it).
     """
     seams = (at,) if isinstance(at, Seam) else tuple(at)
 
@@ -84,6 +94,7 @@ def fault(
             alteration=alteration,
             run_args=tuple(run_args),
             stops_at_preflight=stops_at_preflight,
+            per_server=per_server,
         )
         return alteration
 

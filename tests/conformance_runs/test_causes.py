@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract.operation_owners import operation_owners
 from tests.reference.reference_helpers import start_sandbox
 
 from .runner import aimed_at, conformance_run
@@ -46,3 +47,50 @@ def test_a_second_defect_is_not_hidden_by_the_first(tmp_path):
     wrong = [f for f in summary["failures"] if "test_wrong_secret_is_refused" in f["nodeid"]]
     assert wrong and "401" in wrong[0]["message"].splitlines()[0], wrong
     assert len(summary["causes"]) == 2, summary["causes"]
+
+
+# tests that meet POST /customers and POST /quotes; the first holds requirements naming POST
+# /customers, the others do not (they read it on the way, or check a rule of its body)
+NOW_AND_THEN = (
+    "test_a_business_needs_the_four_required_business_info_fields",
+    "test_the_business_country_is_an_alpha_2_code",
+    "test_a_tax_id_that_fits_no_reading_of_the_us_format_is_refused",
+    "test_an_individual_comes_back_with_the_fields_sent",
+    "test_a_business_comes_back_with_its_business_info",
+    "test_a_quote_request_lacking_a_required_field_is_refused",
+)
+
+
+def test_a_target_answering_500_now_and_then_is_charged_once_per_operation(tmp_path):
+    """``sometimes-500`` answers 500 to every third POST /customers and POST /quotes: each
+    operation that answered a 5xx is one cause, charged to its own requirement; a test fails
+    only under a requirement that names that operation, the others are blocked."""
+    sandbox = start_sandbox("--fault", "sometimes-500", warm=True)
+    flags, env = aimed_at(sandbox.banner)
+    try:
+        result = conformance_run(
+            tmp_path, "--parts=resources,endpoints", *flags, "--webhook-timeout=3",
+            "--", "-k", " or ".join(NOW_AND_THEN), env=env,
+        )  # fmt: skip
+    finally:
+        sandbox.stop()
+    summary = result.summary
+    answered_5xx = {
+        op["operation"]
+        for op in summary["interface_coverage"]["operations"]
+        if any(int(status) >= 500 for status in op.get("statuses", {}))
+    }
+    assert answered_5xx, "the fault answered no 500"
+    causes = {cause["observed"].rsplit(" answered", 1)[0]: cause for cause in summary["causes"]}
+    assert set(causes) == answered_5xx, summary["causes"]
+    for operation in answered_5xx:
+        owners = operation_owners(*operation.split(" ", 1))
+        assert owners is not None and causes[operation]["requirement"] in owners[1], operation
+        for nodeid in causes[operation]["failed"]:
+            held = next(t["requirements"] for t in summary["tests"] if t["nodeid"] == nodeid)
+            assert set(held) & set(owners[1]), (nodeid, held)
+    naming = {rid for op in answered_5xx for rid in operation_owners(*op.split(" ", 1))[1]}
+    failed = _failed_requirements(summary)
+    assert failed and set(failed) <= naming, failed
+    assert summary["totals"]["blocked"] > 0 and summary["verdict"] == "failed", summary["totals"]
+    assert result.output.count("\n") < 200, result.output[-3000:]

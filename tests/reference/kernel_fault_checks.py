@@ -64,3 +64,12 @@ def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
 def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
     answer = httpx.get(f"{sandbox.base_url}/stablecoins")
     assert answer.status_code == 200 and answer.json() == {"data": [], "nextCursor": None}
+
+
+@check("sometimes-500")
+def _(sandbox: RunningSandbox, receiver: WebhookReceiver) -> None:
+    with sandbox.client() as client:
+        for path in ("/customers", "/quotes"):  # every third answer of each, counted apart
+            statuses = [client.post(path, json={}).status_code for _ in range(6)]
+            assert statuses == [400, 400, 500, 400, 400, 500], (path, statuses)
+        assert client.post("/verifications", json={}).status_code == 400  # not on the list

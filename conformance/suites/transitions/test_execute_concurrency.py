@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from conformance.contract import clauses
-from conformance.contract.failures import check
+from conformance.contract.failures import ConformanceFailure, check
 
 pytestmark = [pytest.mark.resource("Quote"), pytest.mark.writes]
 
@@ -28,19 +28,26 @@ def wallet(funding):
 
 
 def execute_together(quotes, quote_id, threads=THREADS):
-    """POST /quotes/{id}/execute from ``threads`` threads released at once; the statuses."""
+    """POST /quotes/{id}/execute from ``threads`` threads released at once; the statuses.
+    A failure one of them met (a 5xx answer, say) is raised here, in the test's thread."""
     barrier = threading.Barrier(threads)
     statuses: list[int] = []
+    failures: list[ConformanceFailure] = []
 
     def run():
         barrier.wait()
-        statuses.append(quotes.execute(quote_id).status)
+        try:
+            statuses.append(quotes.execute(quote_id).status)
+        except ConformanceFailure as failure:
+            failures.append(failure)
 
     workers = [threading.Thread(target=run) for _ in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
+    if failures:
+        raise failures[0]
     return sorted(statuses)
 
 
