@@ -41,13 +41,26 @@ class ApiResponse:
         self.headers = headers
         self.content = content
         self.exchange = exchange
+        # a failure an answer check found in the body, raised when the body is first read
+        # (``held_checks.py``): a test judges the status it is about before the body
+        self.held: ConformanceFailure | None = None
+        self.held_raised = False
 
     def __repr__(self) -> str:
         return f"<ApiResponse {self.method} {self.path} {self.status}>"
 
-    @cached_property
+    @property
     def json(self) -> Any:
-        """The decoded JSON body; fails the test if the body is not JSON."""
+        """The decoded JSON body; fails the test if the body is not JSON, or with the failure
+        an answer check found in it."""
+        __tracebackhide__ = True
+        if self.held is not None:
+            self.held_raised = True
+            raise self.held
+        return self._decoded
+
+    @cached_property
+    def _decoded(self) -> Any:
         __tracebackhide__ = True
         try:
             return decode_json(self.content)

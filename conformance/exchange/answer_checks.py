@@ -21,7 +21,14 @@ if TYPE_CHECKING:  # the client runs the checks: it is read here, never built
     from conformance.exchange.answer import ApiResponse
     from conformance.exchange.client import TargetClient
 
-__all__ = ["AnswerCheck", "CheckContext", "answer_check", "registered", "run_answer_checks"]
+__all__ = [
+    "AnswerCheck",
+    "CheckContext",
+    "answer_check",
+    "judges_the_body",
+    "registered",
+    "run_answer_checks",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,7 @@ class AnswerCheck:
     order: int
     run: Check
     requirement: Requirement
+    on_body: bool = True  # judges the body: its failure is held until the body is read
 
     def __call__(self, answer: ApiResponse, context: CheckContext) -> None:
         __tracebackhide__ = True
@@ -64,10 +72,12 @@ _REGISTRY: dict[str, AnswerCheck] = {}
 
 
 def answer_check(
-    name: str, *, order: int, requirement: str | Requirement | None = None
+    name: str, *, order: int, requirement: str | Requirement | None = None, on_body: bool = True
 ) -> Callable[[Check], Check]:
     """Register the decorated function as the answer check ``name``; ``requirement`` is
-    the requirement a failure is charged to, or a function of the answer that names it."""
+    the requirement a failure is charged to, or a function of the answer that names it;
+    ``on_body`` says it judges the body (its failure is held until the test reads the body,
+    ``held_checks.py``), not the status."""
 
     def charged(answer: ApiResponse) -> str | None:
         return requirement(answer) if callable(requirement) else requirement
@@ -75,7 +85,7 @@ def answer_check(
     def register(function: Check) -> Check:
         if name in _REGISTRY:
             raise ValueError(f"an answer check named {name!r} is registered already")
-        _REGISTRY[name] = AnswerCheck(name, order, function, charged)
+        _REGISTRY[name] = AnswerCheck(name, order, function, charged, on_body)
         return function
 
     return register
@@ -84,6 +94,12 @@ def answer_check(
 def registered() -> list[AnswerCheck]:
     """The registered checks in the order they run."""
     return sorted(_REGISTRY.values(), key=lambda check: (check.order, check.name))
+
+
+def judges_the_body(failure: ConformanceFailure) -> bool:
+    """Whether ``failure`` came from a check of the answer's body (held until it is read)."""
+    check = _REGISTRY.get(failure.check or "")
+    return check is not None and check.on_body
 
 
 def run_answer_checks(answer: ApiResponse, context: CheckContext) -> None:

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import httpx
 
+from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import SchemaRegistry, default_registry
 from conformance.exchange import (  # noqa: F401 - they register checks
     ledger_answers,
@@ -27,7 +28,12 @@ from conformance.exchange import (  # noqa: F401 - they register checks
 )
 from conformance.exchange import unanswered as no_answer
 from conformance.exchange.answer import ApiResponse
-from conformance.exchange.answer_checks import CheckContext, registered, run_answer_checks
+from conformance.exchange.answer_checks import (
+    CheckContext,
+    judges_the_body,
+    registered,
+    run_answer_checks,
+)
 from conformance.exchange.authorization import (
     DEFAULT_AUTH,
     NO_BODY,
@@ -195,7 +201,11 @@ class TargetClient:
             method, _relative(url, self.base_url), status, headers, content, exchange
         )
         if validate:
-            run_answer_checks(result, CheckContext(self, creds, sent))
+            try:
+                run_answer_checks(result, CheckContext(self, creds, sent))
+            except ConformanceFailure as failure:  # a body's defect waits for the body's read
+                if not (judges_the_body(failure) and self.state.held.hold(result, failure)):
+                    raise
         return result
 
     def _build(

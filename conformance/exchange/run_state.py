@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from conformance.exchange.held_checks import HeldFailures
 from conformance.exchange.ledger import Ledger
 from conformance.exchange.rate_limit import Throttle
 from conformance.exchange.target_health import TargetHealth
@@ -16,13 +17,14 @@ __all__ = ["ExchangeState"]
 
 @dataclass(slots=True)
 class ExchangeState:
-    """The target's health, the ``--rate-limit`` throttle, the cross-check ledger, and the
-    waits that ran out (not waited again)."""
+    """The target's health, the ``--rate-limit`` throttle, the cross-check ledger, the
+    waits that ran out (not waited again), and the running phase's held body failures."""
 
     health: TargetHealth = field(default_factory=TargetHealth)
     throttle: Throttle = field(default_factory=Throttle)
     ledger: Ledger = field(default_factory=Ledger)
     ran_out: RanOut = field(default_factory=RanOut)
+    held: HeldFailures = field(default_factory=HeldFailures)
 
     def reset(self) -> None:
         """Forget what was learnt (the session starts comparing what its target says now)."""

@@ -30,7 +30,7 @@ __all__ = ["CODES_WITHOUT_STATUS", "never_a_server_error"]
 CODES_WITHOUT_STATUS = ("QUOTE_EXPIRED", "QUOTE_RATE_UNAVAILABLE", "END_USER_TERMS_NOT_ACCEPTED")
 
 
-@answer_check("server-error", order=0)
+@answer_check("server-error", order=0, on_body=False)  # the status: never held
 def never_a_server_error(answer: ApiResponse, context: CheckContext) -> None:
     """Fail a 5xx answer to a §4 operation, charged to the operation's requirement."""
     __tracebackhide__ = True

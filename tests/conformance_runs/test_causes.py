@@ -14,11 +14,14 @@ from .runner import aimed_at, conformance_run
 TIMESTAMPS = "COMMON-TIMESTAMP-UTC"
 
 
-def _run(tmp_path, *faults: str):
+def _run(tmp_path, *faults: str, parts: str = "auth,resources", pytest_args=()):
     sandbox = start_sandbox(*(arg for fault in faults for arg in ("--fault", fault)), warm=True)
     flags, env = aimed_at(sandbox.banner)
     try:
-        return conformance_run(tmp_path, "--parts=auth,resources", *flags, env=env)
+        return conformance_run(
+            tmp_path, f"--parts={parts}", *flags, *(("--", *pytest_args) if pytest_args else ()),
+            env=env,
+        )  # fmt: skip
     finally:
         sandbox.stop()
 
@@ -94,3 +97,20 @@ def test_a_target_answering_500_now_and_then_is_charged_once_per_operation(tmp_p
     assert failed and set(failed) <= naming, failed
     assert summary["totals"]["blocked"] > 0 and summary["verdict"] == "failed", summary["totals"]
     assert result.output.count("\n") < 200, result.output[-3000:]
+
+
+def test_a_refusal_is_judged_before_the_body_of_the_answer_that_should_not_be(tmp_path):
+    # PATCH /config takes an http:// webhook (it must refuse it, 400) and answers the
+    # config, whose timestamps are not UTC: the refusal test reports its own clause, the
+    # status, not the body's defect that other tests are blocked by
+    summary = _run(
+        tmp_path, "config-local-timestamps", "config-accept-http-webhook", parts="endpoints",
+        pytest_args=("-k", "platform_configuration"),
+    ).summary  # fmt: skip
+    https = [f for f in summary["failures"] if "must_be_https" in f["nodeid"]]
+    assert https and "expected 400; got 200" in https[0]["message"].splitlines()[0], https
+    assert sorted(c["requirement"] for c in summary["causes"]) == [
+        TIMESTAMPS,
+        "CONFIG-WEBHOOK-HTTPS",
+    ], summary["causes"]
+    assert summary["totals"]["blocked"] > 0, summary["totals"]

@@ -125,21 +125,30 @@ def test_currency_codes_must_be_iso_4217(scratch_platform, code):
     assert_invalid_input(response, [("supportedCurrencies", 0, "currencyCode")])
 
 
+_AMOUNTS = pytest.mark.requirement("CONFIG-CURRENCY-AMOUNTS-REQUIRED")
+_COUNTERPARTY = pytest.mark.requirement("CONFIG-COUNTERPARTY-FIELDS")
+
+
 @pytest.mark.writes
-@pytest.mark.requirement("CONFIG-CURRENCY-AMOUNTS-REQUIRED", "CONFIG-COUNTERPARTY-FIELDS")
 @pytest.mark.parametrize(
     ("change", "path"),
-    [
-        ({"minAmount": None}, ("minAmount",)),
-        ({"maxAmount": "1000"}, ("maxAmount",)),
-        ({"minAmount": 2.5}, ("minAmount",)),
-        ({"requiredCounterpartyFields": None}, ("requiredCounterpartyFields",)),
-        (
+    [  # each case is about one rule: its failure is charged there alone
+        pytest.param({"minAmount": None}, ("minAmount",), marks=_AMOUNTS, id="min-missing"),
+        pytest.param({"maxAmount": "1000"}, ("maxAmount",), marks=_AMOUNTS, id="max-string"),
+        pytest.param({"minAmount": 2.5}, ("minAmount",), marks=_AMOUNTS, id="min-float"),
+        pytest.param(
+            {"requiredCounterpartyFields": None},
+            ("requiredCounterpartyFields",),
+            marks=_COUNTERPARTY,
+            id="counterparty-missing",
+        ),
+        pytest.param(
             {"requiredCounterpartyFields": [{"name": "SHOE_SIZE", "mandatory": True}]},
             ("requiredCounterpartyFields", 0, "name"),
+            marks=_COUNTERPARTY,
+            id="counterparty-name",
         ),
     ],
-    ids=["min-missing", "max-string", "min-float", "counterparty-missing", "counterparty-name"],
 )
 def test_currency_entry_rules(scratch_platform, change, path):
     client = scratch_platform
