@@ -15,6 +15,7 @@ from .runner import conformance_run
 
 
 @pytest.mark.slow
+@pytest.mark.thorough  # the whole suite once more; CI keeps the webhooks part under xdist below
 @pytest.mark.long(17)  # seconds, measured
 def test_forged_copies_are_reported_once_under_webhooks_and_disturb_nothing_else(tmp_path):
     result = conformance_run(tmp_path, "--embedded-args=--fault webhook-forged-copy-first")
