@@ -61,6 +61,16 @@ def _as_resource(delivery: Delivery, customer_id: str) -> Delivery:
     return replace(delivery, body=json.dumps(body).encode())
 
 
+# (family, status) -> the transition that emits the event (§3 Customer verification)
+TRANSITION_REQUIREMENTS = {
+    ("KYC", "PENDING"): "KYC-SUBMISSION-PENDING",
+    ("KYC", "APPROVED"): "KYC-APPROVED",
+    ("KYC", "REJECTED"): "KYC-REJECTED",
+    ("KYB", "PENDING"): "KYB-SUBMISSION-PENDING",
+    ("KYB", "APPROVED"): "KYB-APPROVED",
+    ("KYB", "REJECTED"): "KYB-REJECTED",
+}
+
 # Verification outcomes no later event changes (§3)
 FINAL_STATUSES = ("APPROVED", "REJECTED")
 
@@ -120,6 +130,7 @@ class CustomerEvents(EventReader):
                     or f"no event about the customer within {self.timeout:g} s",
                     hint="check that events reach the configured webhookEndpoint and that data "
                     "carries the customer (data.id or data.customerId)",
+                    requirement=TRANSITION_REQUIREMENTS.get((event_family(kind), status)),
                 )
         return self.about(customer_id)
 
@@ -153,6 +164,7 @@ class CustomerEvents(EventReader):
                 "businesses CUSTOMER.KYB_* events, never the other family",
                 expected=f"{family}* for a {kind or 'customer'}",
                 observed=delivery.summary(),
+                requirement="WEBHOOK-CUSTOMER-EVENT-FAMILY",
             )
 
     def check_order(self, customer: dict[str, Any], events: Iterable[Delivery]) -> None:

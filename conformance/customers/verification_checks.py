@@ -72,6 +72,7 @@ def assert_customer_status(
         expected=sorted(outcome.statuses or ()),
         observed=status,
         exchange=exchange,
+        requirement=outcome.requirement_of(status),
     )
 
 
@@ -99,6 +100,7 @@ def submit_and_check(
             expected=400,
             observed=response.status,
             exchange=response.exchange,
+            requirement="VERIFICATION-FINAL-400",
         )
         after = onboarding.status(customer["id"])
         check(
@@ -108,6 +110,7 @@ def submit_and_check(
             "unchanged",
             expected=before,
             observed=after,
+            requirement="VERIFICATION-FINAL-STATUS-UNCHANGED",
         )
         return response, after
     verification = required_json(
@@ -115,6 +118,7 @@ def submit_and_check(
         SUBMIT_CLAUSE,
         "POST /verifications {customerId} returns a Verification",
         status=(200, 201),
+        requirement="VERIFICATION-SUBMIT",
     )
     verification_status = verification.get("verificationStatus")
     if outcome.shown:
@@ -125,6 +129,7 @@ def submit_and_check(
             expected=_allowed_verification(outcome),
             observed=verification_status,
             exchange=response.exchange,
+            requirement=outcome.requirement,
         )
     else:
         advisory(f"{outcome.clause}: {stage} answered verificationStatus {verification_status}")
@@ -192,6 +197,7 @@ def assert_names_missing(response: ApiResponse, parts: Sequence[MissingPart]) ->
         "POST /verifications with missing data returns RESOLVE_ERRORS",
         observed=body.get("verificationStatus"),
         exchange=response.exchange,
+        requirement="VERIFICATION-RESOLVE-ERRORS",
     )
     errors = [e for e in body.get("errors") or [] if isinstance(e, dict)]
     unnamed = [p.label for p in parts if not any(p.named_by(e) for e in errors)]
@@ -207,6 +213,7 @@ def assert_names_missing(response: ApiResponse, parts: Sequence[MissingPart]) ->
         ],
         hint=f"not named: {', '.join(unnamed)}",
         exchange=response.exchange,
+        requirement="VERIFICATION-RESOLVE-ERRORS",
     )
 
 
@@ -233,6 +240,7 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
             expected="200 or 201",
             observed=(response.status, response.content[:300]),
             exchange=response.exchange,
+            requirement="VERIFICATION-SUBMIT",
         )
         status = onboarding.settled_status(customer["id"], outcome)
     check(

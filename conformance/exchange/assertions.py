@@ -39,8 +39,16 @@ def has_code(response: ApiResponse, code: str) -> bool:
     return carries_code(response.json if response.is_json else None, code)
 
 
-def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
-    """Fail with ``clause`` unless the response has the ``expected`` status."""
+def assert_status(
+    response: ApiResponse,
+    expected: int,
+    clause: str,
+    statement: str,
+    *,
+    requirement: str | None = None,
+) -> None:
+    """Fail with ``clause`` unless the response has the ``expected`` status (charged to
+    ``requirement``, when the test carries it: ``contract/failures.py`` ``fail``)."""
     __tracebackhide__ = True
     check(
         response.status == expected,
@@ -49,6 +57,7 @@ def assert_status(response: ApiResponse, expected: int, clause: str, statement: 
         expected=expected,
         observed=response.status,
         exchange=response.exchange,
+        requirement=requirement,
     )
 
 
@@ -59,10 +68,12 @@ def required_json(
     *,
     status: int | Collection[int] | None = None,
     hint: str | None = None,
+    requirement: str | None = None,
 ) -> Any:
     """The JSON of an answer the interface says succeeds; fails with ``clause`` unless the
     status is ``status`` (one of them, for a collection; any 2xx when None), showing the
-    status and the start of the body (and ``hint``, a next step for the implementer).
+    status and the start of the body (and ``hint``, a next step for the implementer;
+    ``requirement``, the one the status is about, see ``fail``).
 
     The one way to write "call, require the stated status, return the JSON":
     ``quote = required_json(client.post("/quotes", json=body), CLAUSE, "POST /quotes ...")``.
@@ -83,6 +94,7 @@ def required_json(
         observed=(response.status, response.content[:300]),
         hint=hint,
         exchange=response.exchange,
+        requirement=requirement,
     )
     return response.json
 

@@ -68,6 +68,9 @@ CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 BALANCE_CLAUSE = clauses.INTERNAL_ACCOUNT
 DESTINATIONS = ("ordinary", "failing", "timeout")
 HELD = ("PENDING", "PROCESSING")
+FUNDING_REQUIREMENT = "SANDBOX-FUND-INTERNAL-ACCOUNT"
+DEBIT_REQUIREMENT = "QUOTE-EXECUTE-DEBITS-SOURCE"
+REFUND_REQUIREMENT = "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED"
 AMOUNTS = st.integers(min_value=1_000, max_value=200_000)
 STEPS_MAX = 50
 # Funded at the start of every example: twice what STEPS_MAX payments of the largest amount
@@ -111,6 +114,37 @@ class Ledger:
     baseline: Balances
     funded: int = 0
     payments: list[Payment] = field(default_factory=list)
+    # (funded, payments made) when the balances last added up with nothing held, so what
+    # moved since is the steps since; None when something was held (it may have settled since)
+    verified: tuple[int, int] | None = (0, 0)
+
+    def held(self, history: Mapping[str, Mapping[str, Any]], refund_status: str) -> bool:
+        """Whether any payment is still held (pending, processing, or its refund not final)."""
+        return any(outflow(history[p.transaction_id], refund_status)[1] for p in self.payments)
+
+    def step_requirement(
+        self, history: Mapping[str, Mapping[str, Any]], refund_status: str
+    ) -> str | None:
+        """The one requirement balances that no longer add up break, where the steps since
+        they last did moved money one way only: funding alone (the fund call credits the
+        account), or one payment that completed (execution debits its sending amount) or
+        failed and was refunded (a failed payment moves nothing net: whatever it debited
+        comes back). None when more moved, or a payment is held or its refund failed."""
+        if self.verified is None or self.held(history, refund_status):
+            return None
+        funded, paid = self.verified
+        new = self.payments[paid:]
+        if not new:
+            return FUNDING_REQUIREMENT if self.funded != funded else None
+        if self.funded != funded or len(new) != 1:
+            return None
+        transaction = history[new[0].transaction_id]
+        status = transaction.get("status")
+        if status == "COMPLETED":
+            return DEBIT_REQUIREMENT
+        if status == "FAILED" and refund_outcome(transaction, refund_status) == "COMPLETED":
+            return REFUND_REQUIREMENT
+        return None
 
     def expected(
         self, history: Mapping[str, Mapping[str, Any]], refund_status: str
@@ -177,6 +211,7 @@ def check_history(payments: Sequence[Payment], history: Mapping[str, Mapping[str
             expected=payment.amount,
             observed=sent,
             hint=f"transaction {payment.transaction_id}",
+            requirement="FEES-FIXED-FOR-QUOTE-LIFE",
         )
 
 
@@ -186,9 +221,11 @@ def check_balances(
     observed: Balances,
     history: Mapping[str, Mapping[str, Any]],
 ) -> None:
-    """Both balances equal the baseline plus funding less what left, per the history."""
+    """Both balances equal the baseline plus funding less what left, per the history (charged
+    to the requirement the last step broke, ``Ledger.step_requirement``, where it tells)."""
     __tracebackhide__ = True
     available, totals = ledger.expected(history, refund_status)
+    broken = ledger.step_requirement(history, refund_status)
     statuses = {
         p.transaction_id[-8:]: (
             p.destination,
@@ -210,6 +247,7 @@ def check_balances(
         expected=available,
         observed=observed.available,
         hint=story,
+        requirement=broken,
     )
     check(
         observed.total in totals,
@@ -219,7 +257,10 @@ def check_balances(
         expected=" or ".join(map(str, totals)),
         observed=observed.total,
         hint=story,
+        requirement=broken,
     )
+    held = ledger.held(history, refund_status)
+    ledger.verified = None if held else (ledger.funded, len(ledger.payments))
 
 
 @dataclass(frozen=True, slots=True)
