@@ -26,6 +26,7 @@ __all__ = [
 
 ERRORS_CLAUSE = clauses.ERRORS
 AUTH_CLAUSE = clauses.AUTHENTICATION
+UNAUTHORIZED_REQUIREMENT = "AUTH-401-REASON"  # the code and reason of every 401
 
 
 def error_code(response: ApiResponse) -> str | None:
@@ -136,10 +137,14 @@ def assert_invalid_input(
         )
 
 
-def assert_unauthorized(response: ApiResponse, statement: str) -> None:
-    """A 401 UNAUTHORIZED whose ``reason`` names the failed check."""
+def assert_unauthorized(
+    response: ApiResponse, statement: str, *, requirement: str | None = None
+) -> None:
+    """A 401 UNAUTHORIZED whose ``reason`` names the failed check: a status other than 401
+    breaks ``requirement`` (the check the test is about), a 401 without them the 401's own
+    rule (``AUTH-401-REASON``)."""
     __tracebackhide__ = True
-    assert_status(response, 401, AUTH_CLAUSE, statement)
+    assert_status(response, 401, AUTH_CLAUSE, statement, requirement=requirement)
     body = response.json if response.content else None
     code = code_of(body)
     check(
@@ -148,6 +153,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         "failed authentication answers 401 with the code UNAUTHORIZED",
         observed=code,
         exchange=response.exchange,
+        requirement=UNAUTHORIZED_REQUIREMENT,
     )
     reason = reason_of(body)
     if not (isinstance(reason, str) and reason.strip()) and response.is_json:
@@ -162,6 +168,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         "authentication failures return 401 UNAUTHORIZED with a reason naming the failed check",
         observed=body,
         exchange=response.exchange,
+        requirement=UNAUTHORIZED_REQUIREMENT,
     )
 
 

@@ -50,6 +50,7 @@ def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, 
         expected="PENDING",
         observed=quote.get("status"),
         exchange=response.exchange,
+        requirement="QUOTE-IMMEDIATE-EXECUTE-SOURCES",
     )
     if "description" in extra:
         check(
@@ -59,6 +60,7 @@ def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, 
             expected=extra["description"],
             observed=quote.get("description"),
             exchange=response.exchange,
+            requirement="QUOTE-OPTIONAL-TEXT-FIELDS",
         )
 
 
