@@ -22,6 +22,7 @@ from typing import Any
 
 from conformance.contract import clauses
 from conformance.contract.failures import check, fail
+from conformance.customers.onboarding import status_field
 from conformance.webhooks.event_checks import (
     EventReader,
     check_event_envelopes,
@@ -174,11 +175,17 @@ class CustomerEvents(EventReader):
         for message in report.advisories:
             self.advisory(message)
         if report.violations:
+            # walked to a final status: the events break that transition's order (after PENDING)
+            final = customer.get(status_field(customer))
+            family = event_family(customer.get("customerType", ""))
             fail(
                 TRANSITION_CLAUSE,
                 "events follow the state machine: PENDING, then APPROVED or REJECTED, which "
                 "are final (ordered by timestamp)",
                 observed="; ".join(report.violations),
+                requirement=TRANSITION_REQUIREMENTS.get((family, str(final)))
+                if final in FINAL_STATUSES
+                else None,
             )
 
     def check_envelopes(self, events: Iterable[Delivery]) -> None:

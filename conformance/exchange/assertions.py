@@ -116,6 +116,7 @@ def assert_invalid_input(
         "a validation error carries the code INVALID_INPUT",
         observed=code_of(body) if isinstance(body, dict) else body,
         exchange=response.exchange,
+        requirement="ERROR-400-INVALID-INPUT",
     )
     errors = field_errors(body)
     check(
@@ -124,6 +125,7 @@ def assert_invalid_input(
         "details.errors[] lists the invalid fields, each with a machine-readable constraint",
         observed=[e.entry for e in errors] or body.get("details"),
         exchange=response.exchange,
+        requirement="ERROR-400-ENVELOPE",
     )
     missing = unnamed_fields(body, invalid_paths)
     if missing:
@@ -134,6 +136,7 @@ def assert_invalid_input(
             observed=[format_path(e.path) for e in errors if e.path],
             hint=f"not named: {', '.join(format_path(p) for p in missing)}",
             exchange=response.exchange,
+            requirement="ERROR-400-ALL-FIELDS",
         )
 
 

@@ -95,6 +95,7 @@ def test_the_available_balance_never_exceeds_the_total(funding, accounts):
             "the available balance excludes pending and held funds and the total includes "
             "them, so the available balance never exceeds the total",
             observed={"id": account.get("id"), "balances": balances},
+            requirement="INTERNAL-ACCOUNT-BALANCES",
         )
 
 
