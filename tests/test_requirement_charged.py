@@ -13,6 +13,14 @@ import pytest
 from conformance.contract.failures import ConformanceFailure, check, fail
 from conformance.contract.markers import PART_PROPERTY, REQUIREMENTS_PROPERTY
 from conformance.contract.requirements import default_catalogue
+from conformance.payments.conservation import (
+    DEBIT_REQUIREMENT,
+    FUNDING_REQUIREMENT,
+    REFUND_REQUIREMENT,
+    Ledger,
+    Payment,
+)
+from conformance.payments.funding import Balances
 from conformance.reporting.causes import CAUSE_PROPERTY, Cause, charge
 from conformance.reporting.summaries import SummaryReporter
 
@@ -129,3 +137,48 @@ def test_every_requirement_an_assertion_names_is_in_the_catalogue():
     assert len(literals) > 20
     unknown = [(path, line, rid) for path, line, rid in literals if rid not in known]
     assert not unknown, unknown
+
+
+# -- money conservation: the step since the balances last added up names the requirement --
+
+
+def _pay(ledger: Ledger, history: dict[str, Any], n: int, status: str, refund: str = "") -> None:
+    """A payment ``n`` of the ledger, as the transaction history shows it."""
+    ledger.payments.append(Payment(f"Quote:{n}", f"Transaction:{n}", 1_000, "ordinary"))
+    history[f"Transaction:{n}"] = {"status": status, "refund": {"status": refund}}
+
+
+def _verified(ledger: Ledger, history: dict[str, Any]) -> None:
+    ledger.verified = (ledger.funded, ledger.outflows(history, "status"))
+
+
+def test_a_balance_off_after_one_failed_refunded_payment_is_the_refund_s():
+    ledger, history = Ledger(Balances(0, 0), funded=50_000), {}
+    _pay(ledger, history, 1, "PROCESSING")  # a timeout: held, and still held later
+    _verified(ledger, history)
+    _pay(ledger, history, 2, "FAILED", "COMPLETED")
+    assert ledger.step_requirement(history, "status") == REFUND_REQUIREMENT
+
+
+def test_a_balance_off_after_funding_alone_or_one_completed_payment_names_that_rule():
+    ledger, history = Ledger(Balances(0, 0)), {}
+    _verified(ledger, history)
+    ledger.funded = 50_000
+    assert ledger.step_requirement(history, "status") == FUNDING_REQUIREMENT
+    _verified(ledger, history)
+    _pay(ledger, history, 1, "COMPLETED")
+    assert ledger.step_requirement(history, "status") == DEBIT_REQUIREMENT
+
+
+def test_a_balance_off_after_more_than_one_change_names_none():
+    ledger, history = Ledger(Balances(0, 0)), {}
+    _pay(ledger, history, 1, "PROCESSING")
+    _verified(ledger, history)
+    ledger.funded = 50_000
+    _pay(ledger, history, 2, "COMPLETED")
+    assert ledger.step_requirement(history, "status") is None  # funded and paid
+    ledger.funded = 0
+    history["Transaction:1"]["status"] = "COMPLETED"  # the held one settled meanwhile
+    assert ledger.step_requirement(history, "status") is None
+    _verified(ledger, history)
+    assert ledger.step_requirement(history, "status") is None  # nothing moved: not told

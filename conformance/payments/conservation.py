@@ -114,33 +114,37 @@ class Ledger:
     baseline: Balances
     funded: int = 0
     payments: list[Payment] = field(default_factory=list)
-    # (funded, payments made) when the balances last added up with nothing held, so what
-    # moved since is the steps since; None when something was held (it may have settled since)
-    verified: tuple[int, int] | None = (0, 0)
+    # when the balances last added up: the funding, and each payment's outflow then (what
+    # moved since is what the steps since did)
+    verified: tuple[int, dict[str, tuple[int, int]]] = field(default_factory=lambda: (0, {}))
 
-    def held(self, history: Mapping[str, Mapping[str, Any]], refund_status: str) -> bool:
-        """Whether any payment is still held (pending, processing, or its refund not final)."""
-        return any(outflow(history[p.transaction_id], refund_status)[1] for p in self.payments)
+    def outflows(
+        self, history: Mapping[str, Mapping[str, Any]], refund_status: str
+    ) -> dict[str, tuple[int, int]]:
+        """Each payment's (spent, held) per unit now (``outflow``)."""
+        return {
+            p.transaction_id: outflow(history[p.transaction_id], refund_status)
+            for p in self.payments
+        }
 
     def step_requirement(
         self, history: Mapping[str, Mapping[str, Any]], refund_status: str
     ) -> str | None:
-        """The one requirement balances that no longer add up break, where the steps since
-        they last did moved money one way only: funding alone (the fund call credits the
-        account), or one payment that completed (execution debits its sending amount) or
-        failed and was refunded (a failed payment moves nothing net: whatever it debited
-        comes back). None when more moved, or a payment is held or its refund failed."""
-        if self.verified is None or self.held(history, refund_status):
-            return None
-        funded, paid = self.verified
-        new = self.payments[paid:]
-        if not new:
+        """The one requirement balances that no longer add up break, where what changed
+        since they last did moved money one way only: funding alone (the fund call credits
+        the account), a new payment that completed (execution debits its sending amount), or
+        one payment that failed and was refunded (a failed payment moves nothing net:
+        whatever it debited comes back). None when more changed, or anything else did."""
+        funded, seen = self.verified
+        now = self.outflows(history, refund_status)
+        changed = [p for p in self.payments if seen.get(p.transaction_id) != now[p.transaction_id]]
+        if not changed:
             return FUNDING_REQUIREMENT if self.funded != funded else None
-        if self.funded != funded or len(new) != 1:
+        if self.funded != funded or len(changed) != 1:
             return None
-        transaction = history[new[0].transaction_id]
+        transaction = history[changed[0].transaction_id]
         status = transaction.get("status")
-        if status == "COMPLETED":
+        if status == "COMPLETED" and changed[0].transaction_id not in seen:
             return DEBIT_REQUIREMENT
         if status == "FAILED" and refund_outcome(transaction, refund_status) == "COMPLETED":
             return REFUND_REQUIREMENT
@@ -259,8 +263,7 @@ def check_balances(
         hint=story,
         requirement=broken,
     )
-    held = ledger.held(history, refund_status)
-    ledger.verified = None if held else (ledger.funded, len(ledger.payments))
+    ledger.verified = (ledger.funded, ledger.outflows(history, refund_status))
 
 
 @dataclass(frozen=True, slots=True)
