@@ -101,13 +101,23 @@ def required_json(
 
 
 def assert_invalid_input(
-    response: ApiResponse, invalid_paths: Sequence[FieldPath], clause: str = ERRORS_CLAUSE
+    response: ApiResponse,
+    invalid_paths: Sequence[FieldPath],
+    clause: str = ERRORS_CLAUSE,
+    *,
+    requirement: str | None = None,
 ) -> None:
-    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with constraints."""
+    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with
+    constraints. An answer other than 400 breaks ``requirement`` (the rule that refuses the
+    input); the code, the envelope and the fields named, the ``ERROR-400-*`` rules."""
     __tracebackhide__ = True
     shown = [format_path(p) for p in invalid_paths]
     assert_status(
-        response, 400, clause, f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})"
+        response,
+        400,
+        clause,
+        f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})",
+        requirement=requirement,
     )
     body = response.json
     check(

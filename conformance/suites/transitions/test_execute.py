@@ -240,4 +240,5 @@ def test_a_payout_to_a_timeout_account_does_not_settle_at_once(
         "not settle at once",
         expected="not yet COMPLETED or FAILED",
         observed=status,
+        requirement="SANDBOX-TIMEOUT-005",
     )
