@@ -41,6 +41,9 @@ __all__ = [
 ]
 
 CLAUSE = clauses.INTERNAL_ACCOUNT_STATES
+NO_MOVEMENT_REQUIREMENT = (
+    "INTERNAL-ACCOUNT-INACTIVE-NO-MOVEMENT"  # what every check of movement holds
+)
 FREEZE_HOOK = hookspecs.pytest_conformance_freeze_internal_account
 CLOSE_HOOK = hookspecs.pytest_conformance_close_internal_account
 FAIL_PROVISIONING_HOOK = hookspecs.pytest_conformance_fail_account_provisioning
@@ -53,12 +56,26 @@ def change_state(adapter: HookCaller, hook: HookSpec, account_id: str) -> None:
 
 
 def expect_status(
-    funding: Funding, customer_id: str, account_id: str, status: str, why: str
+    funding: Funding,
+    customer_id: str,
+    account_id: str,
+    status: str,
+    why: str,
+    *,
+    requirement: str | None = None,
 ) -> None:
-    """The account reads back ``status`` in the customer's list."""
+    """The account reads back ``status`` in the customer's list (else ``requirement``, the
+    transition's, fails)."""
     __tracebackhide__ = True
     observed = funding.account(customer_id, account_id).get("status")
-    check(observed == status, CLAUSE, why, expected=status, observed=observed)
+    check(
+        observed == status,
+        CLAUSE,
+        why,
+        expected=status,
+        observed=observed,
+        requirement=requirement,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +141,7 @@ def expect_nothing_moved(
         expected=dict(before),
         observed=observed,
         exchange=exchange,
+        requirement=NO_MOVEMENT_REQUIREMENT,
     )
     if attempt is None or not attempt.accepted or attempt.transaction_id is None:
         return
@@ -136,4 +154,5 @@ def expect_nothing_moved(
         expected="not COMPLETED",
         observed={"transaction status": status, **observed},
         exchange=exchange,
+        requirement=NO_MOVEMENT_REQUIREMENT,
     )

@@ -59,5 +59,6 @@ def wait_card_event(
             or f"no {PREFIX}* event about {row_id} within {events.timeout:g} s",
             hint="check that card events reach the configured webhookEndpoint and that data is "
             "the card transaction",
+            requirement="WEBHOOK-CARD-TRANSACTION-EVERY-TRANSITION",
         )
     return events.about(row_id, PREFIX, after=after)

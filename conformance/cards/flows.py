@@ -37,6 +37,19 @@ __all__ = [
     "Cards",
 ]
 
+# the requirement a card transaction's member breaks when its shape is wrong, where one rule
+# states that member alone: direction and the amounts' currency metadata (§2 CardTransaction)
+FIELDS_REQUIREMENT = "CARD-TRANSACTION-FIELDS"
+CURRENCY_OF_AMOUNTS = ("settledAmount.currency", "refundedAmount.currency")
+
+
+def _owner_of(path: str) -> str | None:
+    """``FIELDS_REQUIREMENT`` for a violation at ``direction`` or in an amount's currency."""
+    if path == "direction" or path.startswith(CURRENCY_OF_AMOUNTS):
+        return FIELDS_REQUIREMENT
+    return None
+
+
 ISSUE_HOOK = hookspecs.pytest_conformance_issue_card
 AUTHORIZE_HOOK = hookspecs.pytest_conformance_simulate_card_authorization
 CLEAR_HOOK = hookspecs.pytest_conformance_clear_card_transaction
@@ -168,17 +181,18 @@ class Cards:
             exchange=response.exchange,
         )
         registry = self.client.registry
-        problems = [
-            f"[{index}]{v.path.lstrip('$')}: {v.message}"
-            for index, item in enumerate(items or [])
+        violations = [
+            (index, v) for index, item in enumerate(items or [])
             for v in registry.violations(CARD_SCHEMA, item)
-        ]
+        ]  # fmt: skip
+        owners = {_owner_of(v.path) for _, v in violations}
         check(
-            not problems,
+            not violations,
             CARD_CLAUSE,
             "every transaction listed for a card is a card transaction as §2 states it",
-            observed=problems[:8],
+            observed=[f"[{i}]{v.path.lstrip('$')}: {v.message}" for i, v in violations[:8]],
             exchange=response.exchange,
+            requirement=owners.pop() if len(owners) == 1 else None,
         )
         return [i for i in items or [] if isinstance(i, dict)]
 

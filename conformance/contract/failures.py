@@ -43,6 +43,7 @@ class ConformanceFailure(AssertionError):
         observed: object = _MISSING,
         hint: str | None = None,
         exchange: Exchange | None = None,
+        requirement: str | None = None,
     ) -> None:
         self.clause = clause
         self.statement = statement
@@ -50,6 +51,9 @@ class ConformanceFailure(AssertionError):
         self.observed = None if observed is _MISSING else observed
         self.hint = hint
         self.exchange = exchange
+        # the one requirement this assertion checks: a test carrying several fails only that
+        # one (``reporting/causes.py`` ``charge``); None fails every requirement of the test
+        self.requirement = requirement
         # the requirement of the answer the failure was met on, when a check of every answer
         # (``exchange/answer_checks.py``) found it, and that check's name
         self.charged_to: str | None = None
@@ -77,11 +81,19 @@ def fail(
     observed: object = _MISSING,
     hint: str | None = None,
     exchange: Exchange | None = None,
+    requirement: str | None = None,
 ) -> NoReturn:
-    """Fail the current test for a violation of ``clause``."""
+    """Fail the current test for a violation of ``clause`` (of ``requirement``, when the
+    assertion checks one of the test's requirements and not the others)."""
     __tracebackhide__ = True
     raise ConformanceFailure(
-        clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange
+        clause,
+        statement,
+        expected=expected,
+        observed=observed,
+        hint=hint,
+        exchange=exchange,
+        requirement=requirement,
     )
 
 
@@ -94,8 +106,18 @@ def check(
     observed: object = _MISSING,
     hint: str | None = None,
     exchange: Exchange | None = None,
+    requirement: str | None = None,
 ) -> None:
-    """Fail with the given clause unless ``condition`` holds."""
+    """Fail with the given clause (and ``requirement``, see ``fail``) unless ``condition``
+    holds."""
     __tracebackhide__ = True
     if not condition:
-        fail(clause, statement, expected=expected, observed=observed, hint=hint, exchange=exchange)
+        fail(
+            clause,
+            statement,
+            expected=expected,
+            observed=observed,
+            hint=hint,
+            exchange=exchange,
+            requirement=requirement,
+        )

@@ -22,6 +22,7 @@ from typing import Any
 
 from conformance.contract import clauses
 from conformance.contract.failures import check, fail
+from conformance.customers.onboarding import status_field
 from conformance.webhooks.event_checks import (
     EventReader,
     check_event_envelopes,
@@ -60,6 +61,16 @@ def _as_resource(delivery: Delivery, customer_id: str) -> Delivery:
     body["data"] = {"id": customer_id}
     return replace(delivery, body=json.dumps(body).encode())
 
+
+# (family, status) -> the transition that emits the event (§3 Customer verification)
+TRANSITION_REQUIREMENTS = {
+    ("KYC", "PENDING"): "KYC-SUBMISSION-PENDING",
+    ("KYC", "APPROVED"): "KYC-APPROVED",
+    ("KYC", "REJECTED"): "KYC-REJECTED",
+    ("KYB", "PENDING"): "KYB-SUBMISSION-PENDING",
+    ("KYB", "APPROVED"): "KYB-APPROVED",
+    ("KYB", "REJECTED"): "KYB-REJECTED",
+}
 
 # Verification outcomes no later event changes (§3)
 FINAL_STATUSES = ("APPROVED", "REJECTED")
@@ -120,6 +131,7 @@ class CustomerEvents(EventReader):
                     or f"no event about the customer within {self.timeout:g} s",
                     hint="check that events reach the configured webhookEndpoint and that data "
                     "carries the customer (data.id or data.customerId)",
+                    requirement=TRANSITION_REQUIREMENTS.get((event_family(kind), status)),
                 )
         return self.about(customer_id)
 
@@ -153,6 +165,7 @@ class CustomerEvents(EventReader):
                 "businesses CUSTOMER.KYB_* events, never the other family",
                 expected=f"{family}* for a {kind or 'customer'}",
                 observed=delivery.summary(),
+                requirement="WEBHOOK-CUSTOMER-EVENT-FAMILY",
             )
 
     def check_order(self, customer: dict[str, Any], events: Iterable[Delivery]) -> None:
@@ -162,11 +175,17 @@ class CustomerEvents(EventReader):
         for message in report.advisories:
             self.advisory(message)
         if report.violations:
+            # walked to a final status: the events break that transition's order (after PENDING)
+            final = customer.get(status_field(customer))
+            family = event_family(customer.get("customerType", ""))
             fail(
                 TRANSITION_CLAUSE,
                 "events follow the state machine: PENDING, then APPROVED or REJECTED, which "
                 "are final (ordered by timestamp)",
                 observed="; ".join(report.violations),
+                requirement=TRANSITION_REQUIREMENTS.get((family, str(final)))
+                if final in FINAL_STATUSES
+                else None,
             )
 
     def check_envelopes(self, events: Iterable[Delivery]) -> None:

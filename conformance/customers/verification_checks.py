@@ -46,6 +46,7 @@ __all__ = [
 SUBMIT_CLAUSE = clauses.CUSTOMERS_ENDPOINTS + " — POST /verifications"
 FINAL_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 SUBMISSION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES + " — verification submission"
+RESOLVE_ERRORS_REQUIREMENT = "VERIFICATION-RESOLVE-ERRORS"
 Advisory = Callable[[str], None]
 Walk = tuple[dict[str, Any], tuple[str, ...], str]
 """A customer walked to a decision, the event statuses its walk must emit, the walk in words."""
@@ -72,6 +73,7 @@ def assert_customer_status(
         expected=sorted(outcome.statuses or ()),
         observed=status,
         exchange=exchange,
+        requirement=outcome.requirement_of(status),
     )
 
 
@@ -99,6 +101,7 @@ def submit_and_check(
             expected=400,
             observed=response.status,
             exchange=response.exchange,
+            requirement="VERIFICATION-FINAL-400",
         )
         after = onboarding.status(customer["id"])
         check(
@@ -108,6 +111,7 @@ def submit_and_check(
             "unchanged",
             expected=before,
             observed=after,
+            requirement="VERIFICATION-FINAL-STATUS-UNCHANGED",
         )
         return response, after
     verification = required_json(
@@ -115,6 +119,7 @@ def submit_and_check(
         SUBMIT_CLAUSE,
         "POST /verifications {customerId} returns a Verification",
         status=(200, 201),
+        requirement="VERIFICATION-SUBMIT",
     )
     verification_status = verification.get("verificationStatus")
     if outcome.shown:
@@ -125,6 +130,10 @@ def submit_and_check(
             expected=_allowed_verification(outcome),
             observed=verification_status,
             exchange=response.exchange,
+            # missing data answered otherwise than RESOLVE_ERRORS breaks the rule that says so
+            requirement=RESOLVE_ERRORS_REQUIREMENT
+            if outcome.verification == {"RESOLVE_ERRORS"}
+            else outcome.requirement,
         )
     else:
         advisory(f"{outcome.clause}: {stage} answered verificationStatus {verification_status}")
@@ -192,6 +201,7 @@ def assert_names_missing(response: ApiResponse, parts: Sequence[MissingPart]) ->
         "POST /verifications with missing data returns RESOLVE_ERRORS",
         observed=body.get("verificationStatus"),
         exchange=response.exchange,
+        requirement=RESOLVE_ERRORS_REQUIREMENT,
     )
     errors = [e for e in body.get("errors") or [] if isinstance(e, dict)]
     unnamed = [p.label for p in parts if not any(p.named_by(e) for e in errors)]
@@ -207,6 +217,7 @@ def assert_names_missing(response: ApiResponse, parts: Sequence[MissingPart]) ->
         ],
         hint=f"not named: {', '.join(unnamed)}",
         exchange=response.exchange,
+        requirement=RESOLVE_ERRORS_REQUIREMENT,
     )
 
 
@@ -233,6 +244,7 @@ def a_final_customer(onboarding: Onboarding, kind: str, suffix: str) -> dict[str
             expected="200 or 201",
             observed=(response.status, response.content[:300]),
             exchange=response.exchange,
+            requirement="VERIFICATION-SUBMIT",
         )
         status = onboarding.settled_status(customer["id"], outcome)
     check(

@@ -26,6 +26,7 @@ __all__ = [
 
 ERRORS_CLAUSE = clauses.ERRORS
 AUTH_CLAUSE = clauses.AUTHENTICATION
+UNAUTHORIZED_REQUIREMENT = "AUTH-401-REASON"  # the code and reason of every 401
 
 
 def error_code(response: ApiResponse) -> str | None:
@@ -39,8 +40,16 @@ def has_code(response: ApiResponse, code: str) -> bool:
     return carries_code(response.json if response.is_json else None, code)
 
 
-def assert_status(response: ApiResponse, expected: int, clause: str, statement: str) -> None:
-    """Fail with ``clause`` unless the response has the ``expected`` status."""
+def assert_status(
+    response: ApiResponse,
+    expected: int,
+    clause: str,
+    statement: str,
+    *,
+    requirement: str | None = None,
+) -> None:
+    """Fail with ``clause`` unless the response has the ``expected`` status (charged to
+    ``requirement``, when the test carries it: ``contract/failures.py`` ``fail``)."""
     __tracebackhide__ = True
     check(
         response.status == expected,
@@ -49,6 +58,7 @@ def assert_status(response: ApiResponse, expected: int, clause: str, statement: 
         expected=expected,
         observed=response.status,
         exchange=response.exchange,
+        requirement=requirement,
     )
 
 
@@ -59,10 +69,12 @@ def required_json(
     *,
     status: int | Collection[int] | None = None,
     hint: str | None = None,
+    requirement: str | None = None,
 ) -> Any:
     """The JSON of an answer the interface says succeeds; fails with ``clause`` unless the
     status is ``status`` (one of them, for a collection; any 2xx when None), showing the
-    status and the start of the body (and ``hint``, a next step for the implementer).
+    status and the start of the body (and ``hint``, a next step for the implementer;
+    ``requirement``, the one the status is about, see ``fail``).
 
     The one way to write "call, require the stated status, return the JSON":
     ``quote = required_json(client.post("/quotes", json=body), CLAUSE, "POST /quotes ...")``.
@@ -83,18 +95,29 @@ def required_json(
         observed=(response.status, response.content[:300]),
         hint=hint,
         exchange=response.exchange,
+        requirement=requirement,
     )
     return response.json
 
 
 def assert_invalid_input(
-    response: ApiResponse, invalid_paths: Sequence[FieldPath], clause: str = ERRORS_CLAUSE
+    response: ApiResponse,
+    invalid_paths: Sequence[FieldPath],
+    clause: str = ERRORS_CLAUSE,
+    *,
+    requirement: str | None = None,
 ) -> None:
-    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with constraints."""
+    """A 400 INVALID_INPUT whose ``details.errors[]`` name every invalid field, with
+    constraints. An answer other than 400 breaks ``requirement`` (the rule that refuses the
+    input); the code, the envelope and the fields named, the ``ERROR-400-*`` rules."""
     __tracebackhide__ = True
     shown = [format_path(p) for p in invalid_paths]
     assert_status(
-        response, 400, clause, f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})"
+        response,
+        400,
+        clause,
+        f"an invalid request answers 400 INVALID_INPUT ({', '.join(shown)})",
+        requirement=requirement,
     )
     body = response.json
     check(
@@ -103,6 +126,7 @@ def assert_invalid_input(
         "a validation error carries the code INVALID_INPUT",
         observed=code_of(body) if isinstance(body, dict) else body,
         exchange=response.exchange,
+        requirement="ERROR-400-INVALID-INPUT",
     )
     errors = field_errors(body)
     check(
@@ -111,6 +135,7 @@ def assert_invalid_input(
         "details.errors[] lists the invalid fields, each with a machine-readable constraint",
         observed=[e.entry for e in errors] or body.get("details"),
         exchange=response.exchange,
+        requirement="ERROR-400-ENVELOPE",
     )
     missing = unnamed_fields(body, invalid_paths)
     if missing:
@@ -121,13 +146,18 @@ def assert_invalid_input(
             observed=[format_path(e.path) for e in errors if e.path],
             hint=f"not named: {', '.join(format_path(p) for p in missing)}",
             exchange=response.exchange,
+            requirement="ERROR-400-ALL-FIELDS",
         )
 
 
-def assert_unauthorized(response: ApiResponse, statement: str) -> None:
-    """A 401 UNAUTHORIZED whose ``reason`` names the failed check."""
+def assert_unauthorized(
+    response: ApiResponse, statement: str, *, requirement: str | None = None
+) -> None:
+    """A 401 UNAUTHORIZED whose ``reason`` names the failed check: a status other than 401
+    breaks ``requirement`` (the check the test is about), a 401 without them the 401's own
+    rule (``AUTH-401-REASON``)."""
     __tracebackhide__ = True
-    assert_status(response, 401, AUTH_CLAUSE, statement)
+    assert_status(response, 401, AUTH_CLAUSE, statement, requirement=requirement)
     body = response.json if response.content else None
     code = code_of(body)
     check(
@@ -136,6 +166,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         "failed authentication answers 401 with the code UNAUTHORIZED",
         observed=code,
         exchange=response.exchange,
+        requirement=UNAUTHORIZED_REQUIREMENT,
     )
     reason = reason_of(body)
     if not (isinstance(reason, str) and reason.strip()) and response.is_json:
@@ -150,6 +181,7 @@ def assert_unauthorized(response: ApiResponse, statement: str) -> None:
         "authentication failures return 401 UNAUTHORIZED with a reason naming the failed check",
         observed=body,
         exchange=response.exchange,
+        requirement=UNAUTHORIZED_REQUIREMENT,
     )
 
 

@@ -34,6 +34,8 @@ from conformance.contract.failures import ConformanceFailure, shorten
 
 __all__ = ["Disagreement", "Ledger", "Sighting", "current_test", "now_sighting"]
 
+# what an event whose data disagrees with the resource breaks (§6: data is the Transaction)
+EVENT_DATA_REQUIREMENT = "WEBHOOK-PAYMENT-DATA-IS-TRANSACTION"
 Scope = tuple[str, str]
 _ABSENT: Any = object()
 
@@ -75,6 +77,7 @@ class Disagreement:
     before_at: Sighting
     after: object
     after_at: Sighting
+    requirement: str | None = None  # the one rule it breaks, where it is one
 
     def failure(self, exchange: Any = None) -> ConformanceFailure:
         """The clause failure, naming both statements."""
@@ -86,6 +89,7 @@ class Disagreement:
             hint=f"{self.field} was {shorten(self.before, 120)} in {self.before_at.describe()}; "
             f"it is {shorten(self.after, 120)} in {self.after_at.describe()}",
             exchange=exchange,
+            requirement=self.requirement,
         )
 
 
@@ -294,6 +298,9 @@ class Ledger:
                         first[1],
                         value,
                         seen,
+                        EVENT_DATA_REQUIREMENT
+                        if event and label.startswith("Transaction:")
+                        else None,
                     )
                 )
 

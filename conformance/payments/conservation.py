@@ -68,6 +68,9 @@ CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 BALANCE_CLAUSE = clauses.INTERNAL_ACCOUNT
 DESTINATIONS = ("ordinary", "failing", "timeout")
 HELD = ("PENDING", "PROCESSING")
+FUNDING_REQUIREMENT = "SANDBOX-FUND-INTERNAL-ACCOUNT"
+DEBIT_REQUIREMENT = "QUOTE-EXECUTE-DEBITS-SOURCE"
+REFUND_REQUIREMENT = "REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED"
 AMOUNTS = st.integers(min_value=1_000, max_value=200_000)
 STEPS_MAX = 50
 # Funded at the start of every example: twice what STEPS_MAX payments of the largest amount
@@ -111,6 +114,41 @@ class Ledger:
     baseline: Balances
     funded: int = 0
     payments: list[Payment] = field(default_factory=list)
+    # when the balances last added up: the funding, and each payment's outflow then (what
+    # moved since is what the steps since did)
+    verified: tuple[int, dict[str, tuple[int, int]]] = field(default_factory=lambda: (0, {}))
+
+    def outflows(
+        self, history: Mapping[str, Mapping[str, Any]], refund_status: str
+    ) -> dict[str, tuple[int, int]]:
+        """Each payment's (spent, held) per unit now (``outflow``)."""
+        return {
+            p.transaction_id: outflow(history[p.transaction_id], refund_status)
+            for p in self.payments
+        }
+
+    def step_requirement(
+        self, history: Mapping[str, Mapping[str, Any]], refund_status: str
+    ) -> str | None:
+        """The one requirement balances that no longer add up break, where what changed
+        since they last did moved money one way only: funding alone (the fund call credits
+        the account), a new payment that completed (execution debits its sending amount), or
+        one payment that failed and was refunded (a failed payment moves nothing net:
+        whatever it debited comes back). None when more changed, or anything else did."""
+        funded, seen = self.verified
+        now = self.outflows(history, refund_status)
+        changed = [p for p in self.payments if seen.get(p.transaction_id) != now[p.transaction_id]]
+        if not changed:
+            return FUNDING_REQUIREMENT if self.funded != funded else None
+        if self.funded != funded or len(changed) != 1:
+            return None
+        transaction = history[changed[0].transaction_id]
+        status = transaction.get("status")
+        if status == "COMPLETED" and changed[0].transaction_id not in seen:
+            return DEBIT_REQUIREMENT
+        if status == "FAILED" and refund_outcome(transaction, refund_status) == "COMPLETED":
+            return REFUND_REQUIREMENT
+        return None
 
     def expected(
         self, history: Mapping[str, Mapping[str, Any]], refund_status: str
@@ -177,6 +215,7 @@ def check_history(payments: Sequence[Payment], history: Mapping[str, Mapping[str
             expected=payment.amount,
             observed=sent,
             hint=f"transaction {payment.transaction_id}",
+            requirement="FEES-FIXED-FOR-QUOTE-LIFE",
         )
 
 
@@ -186,9 +225,11 @@ def check_balances(
     observed: Balances,
     history: Mapping[str, Mapping[str, Any]],
 ) -> None:
-    """Both balances equal the baseline plus funding less what left, per the history."""
+    """Both balances equal the baseline plus funding less what left, per the history (charged
+    to the requirement the last step broke, ``Ledger.step_requirement``, where it tells)."""
     __tracebackhide__ = True
     available, totals = ledger.expected(history, refund_status)
+    broken = ledger.step_requirement(history, refund_status)
     statuses = {
         p.transaction_id[-8:]: (
             p.destination,
@@ -210,6 +251,7 @@ def check_balances(
         expected=available,
         observed=observed.available,
         hint=story,
+        requirement=broken,
     )
     check(
         observed.total in totals,
@@ -219,7 +261,9 @@ def check_balances(
         expected=" or ".join(map(str, totals)),
         observed=observed.total,
         hint=story,
+        requirement=broken,
     )
+    ledger.verified = (ledger.funded, ledger.outflows(history, refund_status))
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,15 @@ STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
 FINAL_EVENTS = ("COMPLETED", "FAILED")
 TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 EVENTS_CLAUSE = clauses.EVENTS
+# the transition whose event a wait missed (§3): its requirement
+TRANSITION_REQUIREMENTS = {
+    "PROCESSING": "TRANSACTION-PENDING-TO-PROCESSING",
+    "COMPLETED": "TRANSACTION-PROCESSING-TO-COMPLETED",
+    "FAILED": "TRANSACTION-PROCESSING-TO-FAILED",
+    "REFUND_PENDING": "REFUND-OUTGOING-LIFECYCLE",
+    "REFUND_COMPLETED": "REFUND-OUTGOING-LIFECYCLE",
+    "REFUND_FAILED": "REFUND-OUTGOING-LIFECYCLE",
+}
 
 
 class PaymentEvents(EventReader):
@@ -78,6 +87,7 @@ class PaymentEvents(EventReader):
                     types=wanted,
                 )
             except SinkTimeout as timeout:
+                missed = {TRANSITION_REQUIREMENTS.get(k.removeprefix(OUTGOING)) for k in wanted}
                 fail_wait(
                     timeout,
                     clause,
@@ -86,6 +96,7 @@ class PaymentEvents(EventReader):
                     or f"no OUTGOING_PAYMENT event about the transaction within {self.timeout:g} s",
                     hint="check that events reach the configured webhookEndpoint and that data "
                     "is the Transaction (data.id)",
+                    requirement=missed.pop() if len(missed) == 1 else None,
                 )
         return self.about(transaction_id)
 
@@ -125,6 +136,7 @@ class PaymentEvents(EventReader):
                 expected=status,
                 observed=observed,
                 hint=delivery.summary(),
+                requirement="WEBHOOK-OUTGOING-PAYMENT-STATUS",
             )
 
     def check_order(self, events: Iterable[Delivery]) -> None:

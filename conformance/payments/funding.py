@@ -113,6 +113,10 @@ class Funding:
             observed={n: account.get(n) for n in names},
             hint="set [field_names] internal_account_available_balance / "
             "internal_account_total_balance in the profile if the target names them otherwise",
+            # one not reported breaks the two balances' rule; one not an integer, the money rule
+            requirement="INTERNAL-ACCOUNT-BALANCES"
+            if any(account.get(n) is None for n in names)
+            else "COMMON-MONEY-INTEGER",
         )
         available, total = values
         assert available is not None and total is not None

@@ -128,6 +128,7 @@ def charge(report: Any, requirements: Sequence[str], failure: BaseException | No
     its message, ``BLOCKED_PROPERTY``)."""
     cause = None if failure is None or not report.failed else charged_failure(failure)
     if cause is None:
+        _charge_named(report, requirements, failure)
         return
     owners = (cause.requirement, *getattr(failure, "owners", ()))
     mine = next((rid for rid in owners if rid in requirements), None)
@@ -139,6 +140,17 @@ def charge(report: Any, requirements: Sequence[str], failure: BaseException | No
     path, lineno, _ = report.location
     report.outcome = "skipped"
     report.longrepr = (str(path), (lineno or 0) + 1, blocked_reason(cause))
+
+
+def _charge_named(report: Any, requirements: Sequence[str], failure: BaseException | None) -> None:
+    """A failing assertion that names the requirement it checks
+    (``ConformanceFailure.requirement``) fails only that one of the test's requirements; one
+    naming none, or a requirement the test does not carry, fails them all, as before."""
+    named = getattr(failure, "requirement", None)
+    if failure is None or not report.failed or named not in requirements:
+        return
+    own = _of_message(str(failure), [str(named)])
+    report.user_properties.append((CAUSE_PROPERTY, own.to_property()))
 
 
 def settle(results: Iterable[Any]) -> None:

@@ -186,9 +186,11 @@ class WalletOperations:
         statement: str,
         *,
         also: tuple[int, ...] = (),
+        requirement: str | None = None,
     ) -> None:
         """A refusal: 401 UNAUTHORIZED with a reason naming the failed check (§5 item 6),
-        or one of ``also`` (e.g. 400 for a malformed token); never a 2xx or a 5xx."""
+        or one of ``also`` (e.g. 400 for a malformed token); never a 2xx or a 5xx. An answer
+        that is no refusal breaks ``requirement``, the rule that refuses it."""
         __tracebackhide__ = True
         body = _body(response)
         check(
@@ -198,6 +200,7 @@ class WalletOperations:
             expected=" or ".join(str(s) for s in (401, *also)),
             observed=(response.status, reason_of(body) if body else response.content[:200]),
             exchange=response.exchange,
+            requirement=requirement,
         )
         if response.status == 401:
             reason = reason_of(body)

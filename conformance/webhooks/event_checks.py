@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 SIGNATURE_CLAUSE = clauses.AUTHENTICATION + " — webhook signature"
+SIGNATURE_REQUIREMENT = "WEBHOOK-SIGNATURE"
 
 
 def check_event_envelopes(
@@ -71,12 +72,14 @@ def fail_wait(
     observed: object,
     hint: str,
     expected: object = _UNSET,
+    requirement: str | None = None,
 ) -> NoReturn:
     """Fail a test whose wait for an event timed out.
 
     When what it awaited did arrive, but only with an X-Service-Signature that fails
     verification (set aside, so it counted for nothing), the failure names the signature
-    rule and those deliveries; otherwise it is ``clause``'s: ``statement``, ``observed``.
+    rule and those deliveries; otherwise it is ``clause``'s: ``statement``, ``observed``
+    (charged to ``requirement``, the transition's own, when the test carries it).
     """
     __tracebackhide__ = True
     forged = timeout.matching_set_aside
@@ -91,10 +94,18 @@ def fail_wait(
             + listing([s.summary() for s in forged])
             + "\n  check that the profile's webhook public key is the target's "
             "(--webhook-public-key) and that the exact bytes signed are the bytes sent",
+            requirement=SIGNATURE_REQUIREMENT,
         )
     if expected is _UNSET:
-        fail(clause, statement, observed=observed, hint=hint)
-    fail(clause, statement, expected=expected, observed=observed, hint=hint)
+        fail(clause, statement, observed=observed, hint=hint, requirement=requirement)
+    fail(
+        clause,
+        statement,
+        expected=expected,
+        observed=observed,
+        hint=hint,
+        requirement=requirement,
+    )
 
 
 def listing(lines: Sequence[str], shown: int = 10) -> str:

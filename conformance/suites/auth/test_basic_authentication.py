@@ -30,7 +30,11 @@ def test_missing_credentials_are_refused(client, method, path):
     response = client.request(
         method, path, auth=None, json={} if method == "PATCH" else None, validate=False
     )
-    assert_unauthorized(response, f"{method} {path} without credentials answers 401")
+    assert_unauthorized(
+        response,
+        f"{method} {path} without credentials answers 401",
+        requirement="AUTH-BASIC-REQUIRED",
+    )
     client.validate(response)  # the clause under test first, then the body's shape
 
 
@@ -52,7 +56,11 @@ MALFORMED = {
 def test_malformed_authorization_is_refused(client, profile, shape):
     header = MALFORMED[shape](profile.primary)
     response = client.get("/config", auth=RawAuthorization(header), validate=False)
-    assert_unauthorized(response, f"a malformed Authorization header ({shape}) answers 401")
+    assert_unauthorized(
+        response,
+        f"a malformed Authorization header ({shape}) answers 401",
+        requirement="AUTH-BASIC-MALFORMED",
+    )
     client.validate(response)
 
 
@@ -60,7 +68,11 @@ def test_malformed_authorization_is_refused(client, profile, shape):
 def test_wrong_secret_is_refused(client, profile):
     wrong = Credentials(profile.primary.client_id, "wrong-" + secrets.token_urlsafe(16))
     response = client.get("/config", auth=wrong, validate=False)
-    assert_unauthorized(response, "a known token id with a wrong secret answers 401")
+    assert_unauthorized(
+        response,
+        "a known token id with a wrong secret answers 401",
+        requirement="AUTH-BASIC-WRONG-SECRET",
+    )
     client.validate(response)  # the status is the clause under test: judged first
 
 
@@ -68,7 +80,9 @@ def test_wrong_secret_is_refused(client, profile):
 def test_unknown_token_id_is_refused(client):
     unknown = Credentials("unknown-" + secrets.token_hex(8), secrets.token_urlsafe(16))
     response = client.get("/config", auth=unknown, validate=False)
-    assert_unauthorized(response, "an unknown token id answers 401")
+    assert_unauthorized(
+        response, "an unknown token id answers 401", requirement="AUTH-BASIC-WRONG-SECRET"
+    )
     client.validate(response)
 
 
@@ -79,6 +93,8 @@ def test_production_keys_do_not_work_in_the_sandbox(client, profile, production_
     skip_unless_sandbox(profile, "production keys answering 401 in the sandbox")
     response = client.get("/config", auth=production_credentials, validate=False)
     assert_unauthorized(
-        response, "credentials are bound to one environment: production keys answer 401 here"
+        response,
+        "credentials are bound to one environment: production keys answer 401 here",
+        requirement="AUTH-ENVIRONMENT-BINDING",
     )
     client.validate(response)

@@ -40,7 +40,11 @@ def test_named_endpoints_without_shown_bodies_require_credentials(adapter, clien
         kwargs = {"json": named["json"]} if "json" in named else {}
         method, path = named["method"].upper(), named["path"]
         anonymous = client.request(method, path, auth=None, validate=False, **kwargs)
-        assert_unauthorized(anonymous, f"{method} {path} without credentials is refused")
+        assert_unauthorized(
+            anonymous,
+            f"{method} {path} without credentials is refused",
+            requirement="AUTH-BASIC-REQUIRED",
+        )
         served = client.request(method, path, **kwargs)  # JSON bodies, error envelope (§7)
         check(
             served.status != 401,

@@ -90,7 +90,10 @@ def test_a_tampered_ciphertext_is_refused(embedded_wallet, otp):
     sealed[field] = ciphertext.hex()
     response = embedded_wallet.otp_verify(otp, json.dumps(sealed), challenge_id)
     embedded_wallet.refused(
-        response, item(5), "real HPKE runs in the sandbox: a tampered ciphertext does not open"
+        response,
+        item(5),
+        "real HPKE runs in the sandbox: a tampered ciphertext does not open",
+        requirement="WALLET-SANDBOX-REAL-HPKE",
     )
 
 
@@ -165,6 +168,7 @@ def test_an_otp_retry_signed_wrongly_is_refused(embedded_wallet, otp, forgery):
         item(1),
         f"the OTP verify retry must be signed by the TEK key over payloadToSign; a signature "
         f"by {forgery} is refused and opens no session",
+        requirement="WALLET-SIGNATURE-P256-OVER-PAYLOAD",
     )
 
 

@@ -132,6 +132,7 @@ def test_with_a_bad_signature_a_wallet_operation_does_not_take_effect(holder, op
         item(4),
         f"the wallet signature is a P-256 signature over the exact payloadToSign by the "
         f"session key; {operation} with {forgery} is refused",
+        requirement="WALLET-SIGNATURE-P256-OVER-PAYLOAD",
     )
     unchanged(holder, signed)
 

@@ -83,6 +83,7 @@ def _follows_the_arithmetic(route, body, response):
             hint=f"{first.requirement} ({route}); {len(found)} rule(s) broken: "
             + ", ".join(d.requirement for d in found),
             exchange=response.exchange,
+            requirement=first.requirement,
         )
 
 
@@ -128,6 +129,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(
             f"keeps its {name}",
             expected=quote.get(name),
             observed=executed.get(name),
+            requirement="FEES-FIXED-FOR-QUOTE-LIFE",
         )
     transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
     moved = {
@@ -145,6 +147,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(
         "receivedAmount are the quote's totals",
         expected=stated,
         observed=moved,
+        requirement="FEES-FIXED-FOR-QUOTE-LIFE",
     )
     after = funding.account_balances(wallet.customer_id, corridor.source_id)
     if transaction.get("status") == "COMPLETED":
@@ -154,6 +157,7 @@ def test_executing_a_quote_moves_the_amounts_it_stated(
             "execution debits the source by the quote's totalSendingAmount",
             expected=quote["totalSendingAmount"],
             observed=before.total - after.total,
+            requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
         )
 
 

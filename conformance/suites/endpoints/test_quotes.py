@@ -50,6 +50,7 @@ def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, 
         expected="PENDING",
         observed=quote.get("status"),
         exchange=response.exchange,
+        requirement="QUOTE-IMMEDIATE-EXECUTE-SOURCES",
     )
     if "description" in extra:
         check(
@@ -59,9 +60,17 @@ def test_a_valid_quote_request_answers_201_with_a_pending_quote(quotes, wallet, 
             expected=extra["description"],
             observed=quote.get("description"),
             exchange=response.exchange,
+            requirement="QUOTE-OPTIONAL-TEXT-FIELDS",
         )
 
 
+# the rule that requires each field of a quote request (§4 Quotes and transactions)
+FIELD_REQUIREMENTS = {
+    "source": "QUOTE-SOURCE-REQUIRED",
+    "destination": "QUOTE-DESTINATION-REQUIRED",
+    "lockedCurrencySide": "QUOTE-LOCKED-SIDE-REQUIRED",
+    "lockedCurrencyAmount": "QUOTE-LOCKED-AMOUNT-REQUIRED",
+}
 REQUIRED = [
     (("source",), ("source",)),
     (("source", "accountId"), ("source", "accountId")),
@@ -80,7 +89,9 @@ REQUIRED = [
 @pytest.mark.parametrize(("removed", "path"), REQUIRED, ids=[".".join(r) for r, _ in REQUIRED])
 def test_a_quote_request_lacking_a_required_field_is_refused(quotes, wallet, removed, path):
     body = without(wallet.corridor().body(), *removed)
-    assert_invalid_input(quotes.create_quote(body), [path], CLAUSE)
+    assert_invalid_input(
+        quotes.create_quote(body), [path], CLAUSE, requirement=FIELD_REQUIREMENTS[removed[0]]
+    )
 
 
 @pytest.mark.requirement("QUOTE-LOCKED-SIDE-REQUIRED", "QUOTE-LOCKED-AMOUNT-REQUIRED")
@@ -97,4 +108,6 @@ def test_a_quote_request_with_an_invalid_locked_side_or_amount_is_refused(
     quotes, wallet, field, value
 ):
     body = {**wallet.corridor().body(), field: value}
-    assert_invalid_input(quotes.create_quote(body), [(field,)], CLAUSE)
+    assert_invalid_input(
+        quotes.create_quote(body), [(field,)], CLAUSE, requirement=FIELD_REQUIREMENTS[field]
+    )

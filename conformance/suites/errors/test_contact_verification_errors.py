@@ -28,6 +28,7 @@ def test_a_channel_the_provider_does_not_require_answers_409(onboarding, channel
         409,
         CLAUSE,
         f"POST .../verify-{channel} answers 409 for a channel the provider does not require",
+        requirement="CONTACT-VERIFY-NOT-REQUIRED-409",
     )
     assert_status(
         onboarding.confirm(customer["id"], channel, "123456"),
@@ -35,6 +36,7 @@ def test_a_channel_the_provider_does_not_require_answers_409(onboarding, channel
         CLAUSE,
         f"POST .../verify-{channel}/confirm answers 409 for a channel the provider does not "
         "require (contact verification endpoints return 409 for such customers, §5)",
+        requirement="CONTACT-VERIFY-NOT-REQUIRED-409",
     )
 
 

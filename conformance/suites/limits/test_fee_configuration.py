@@ -56,4 +56,5 @@ def test_fee_configuration_for_usd_is_accepted(scratch_platform, profile):
         expected=fees,
         observed=changed.get("feeConfigs"),
         exchange=response.exchange,
+        requirement="CONFIG-FEE-CONFIGS-SHAPE",
     )

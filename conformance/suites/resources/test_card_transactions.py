@@ -46,12 +46,14 @@ def test_card_transactions_carry_direction_and_full_currency_metadata(cards):
         CARD_CLAUSE,
         "direction is DEBIT or CREDIT",
         observed=row.get("direction"),
+        requirement="CARD-TRANSACTION-FIELDS",
     )
     check(
         row.get("status") == "SETTLED",
         CARD_CLAUSE,
         "an authorization cleared in full reads SETTLED",
         observed=row.get("status"),
+        requirement="CARD-TRANSACTION-STATUS-VALUES",
     )
     for name in ("settledAmount", "refundedAmount"):
         amount = row.get(name)
@@ -64,6 +66,7 @@ def test_card_transactions_carry_direction_and_full_currency_metadata(cards):
             CARD_CLAUSE,
             f"{name} is an amount with full currency metadata (decimals, name, symbol)",
             observed={name: amount, "missing": missing},
+            requirement="CARD-TRANSACTION-FIELDS",
         )
     check(
         isinstance(row.get("settledAmount"), dict),

@@ -53,6 +53,7 @@ def test_an_individual_comes_back_with_the_fields_sent(onboarding):
         clauses.CONVENTIONS,
         "record identifiers have the form Customer:<uuid>",
         observed=customer.get("id"),
+        requirement="COMMON-ID-FORMAT",
     )
     read = onboarding.get(customer["id"])
     assert_reads_back(body, read, CLAUSE, "an individual is returned with the fields it was given")
@@ -61,6 +62,7 @@ def test_an_individual_comes_back_with_the_fields_sent(onboarding):
         CLAUSE,
         "an individual carries kycStatus, one of UNVERIFIED, PENDING, APPROVED, REJECTED, HOLD",
         observed=read.get("kycStatus"),
+        requirement="CUSTOMER-STATUS-VALUES",
     )
 
 

@@ -43,6 +43,7 @@ def test_an_external_account_carries_its_owner_currency_and_account_info(
         clauses.CONVENTIONS,
         "record identifiers have the form ExternalAccount:<uuid>",
         observed=account.get("id"),
+        requirement="COMMON-ID-FORMAT",
     )
     check(
         account.get("customerId") == customer["id"] and account.get("currency") == currency,
@@ -51,12 +52,14 @@ def test_an_external_account_carries_its_owner_currency_and_account_info(
         "registered with",
         expected={"customerId": customer["id"], "currency": currency},
         observed={k: account.get(k) for k in ("customerId", "currency")},
+        requirement="EXTERNAL-ACCOUNT-FIELDS",
     )
     check(
         account.get("status") in STATUSES,
         CLAUSE,
         "status is one of ACTIVE, PENDING_OWNERSHIP_VERIFICATION, UNVERIFIED",
         observed=account.get("status"),
+        requirement="EXTERNAL-ACCOUNT-STATUS-VALUES",
     )
     info = account.get("accountInfo") or {}
     check(
@@ -66,4 +69,5 @@ def test_an_external_account_carries_its_owner_currency_and_account_info(
         "US_ACCOUNT) and its type-specific fields",
         expected=sent["accountInfo"]["accountType"],
         observed=info,
+        requirement="EXTERNAL-ACCOUNT-INFO-SHAPE",
     )

@@ -47,12 +47,14 @@ def test_internal_accounts_carry_their_identity_type_status_and_owner(accounts):
             clauses.CONVENTIONS,
             "record identifiers have the form InternalAccount:<uuid>",
             observed=account.get("id"),
+            requirement="COMMON-ID-FORMAT",
         )
         check(
             account.get("createdAt") and account.get("updatedAt"),
             CLAUSE,
             "an internal account carries createdAt and updatedAt timestamps",
             observed={k: account.get(k) for k in ("id", "createdAt", "updatedAt")},
+            requirement="INTERNAL-ACCOUNT-FIELDS",
         )
         check(
             account.get("type") in TYPES and account.get("status") in STATUSES,
@@ -60,6 +62,9 @@ def test_internal_accounts_carry_their_identity_type_status_and_owner(accounts):
             "type is one of INTERNAL_FIAT, INTERNAL_CRYPTO, EMBEDDED_WALLET, RULE_BASED and "
             "status one of PENDING, ACTIVE, CLOSED, FROZEN, FAILED",
             observed={k: account.get(k) for k in ("id", "type", "status")},
+            requirement="INTERNAL-ACCOUNT-TYPE-VALUES"
+            if account.get("type") not in TYPES
+            else "INTERNAL-ACCOUNT-STATUS-VALUES",
         )
         check(
             account.get("customerId") == customer["id"],
@@ -67,6 +72,7 @@ def test_internal_accounts_carry_their_identity_type_status_and_owner(accounts):
             "customerId names the customer that owns the account",
             expected=customer["id"],
             observed=account.get("customerId"),
+            requirement="INTERNAL-ACCOUNT-CUSTOMER-ID",
         )
 
 
@@ -95,6 +101,7 @@ def test_the_available_balance_never_exceeds_the_total(funding, accounts):
             "the available balance excludes pending and held funds and the total includes "
             "them, so the available balance never exceeds the total",
             observed={"id": account.get("id"), "balances": balances},
+            requirement="INTERNAL-ACCOUNT-BALANCES",
         )
 
 

@@ -69,6 +69,7 @@ def test_supported_currency_entries_carry_their_required_fields(client):
                 f"supportedCurrencies[{index}].{name} is a required integer in the smallest unit",
                 observed=value,
                 exchange=response.exchange,
+                requirement="CONFIG-CURRENCY-AMOUNTS-REQUIRED",
             )
         check(
             isinstance(entry.get("requiredCounterpartyFields"), list),
@@ -76,6 +77,7 @@ def test_supported_currency_entries_carry_their_required_fields(client):
             f"supportedCurrencies[{index}].requiredCounterpartyFields is a required array",
             observed=entry.get("requiredCounterpartyFields"),
             exchange=response.exchange,
+            requirement="CONFIG-COUNTERPARTY-FIELDS",
         )
 
 
@@ -161,4 +163,9 @@ def test_currency_entry_rules(scratch_platform, change, path):
         else:
             entry[key] = value
     response = client.patch("/config", json={"supportedCurrencies": [entry]})
-    assert_invalid_input(response, [("supportedCurrencies", 0, *path)])
+    amounts = path[0] in ("minAmount", "maxAmount")
+    assert_invalid_input(
+        response,
+        [("supportedCurrencies", 0, *path)],
+        requirement="CONFIG-CURRENCY-AMOUNTS-REQUIRED" if amounts else "CONFIG-COUNTERPARTY-FIELDS",
+    )

@@ -61,6 +61,7 @@ def test_a_quote_describes_the_request_it_answers(quotes, corridor, advisory, si
         "a quote's status is a string (PENDING, PROCESSING, COMPLETED, PENDING_AUTHORIZATION, "
         "EXPIRED are listed; the complete set is not shown)",
         observed=quote.get("status"),
+        requirement="QUOTE-STATUS-VALUES",
     )
     if quote["status"] not in STATUSES:
         advisory(f"{CLAUSE}: a new quote's status {quote['status']!r} is not a listed value")
@@ -73,6 +74,7 @@ def test_a_quote_describes_the_request_it_answers(quotes, corridor, advisory, si
         CLAUSE,
         "a quote carries createdAt and expiresAt timestamps, the expiry after the creation",
         observed={k: quote.get(k) for k in ("createdAt", "expiresAt")},
+        requirement="QUOTE-TIMESTAMPS",
     )
     source, destination = quote.get("source") or {}, quote.get("destination") or {}
     check(
@@ -84,6 +86,7 @@ def test_a_quote_describes_the_request_it_answers(quotes, corridor, advisory, si
         "ACCOUNT, accountId, paymentRail?}, as requested",
         expected={"source": body["source"], "destination": body["destination"]},
         observed={"source": source, "destination": destination},
+        requirement="QUOTE-SOURCE-DESTINATION-SHAPE",
     )
     currencies = {
         "sendingCurrency": corridor.source_currency,
@@ -106,6 +109,7 @@ def test_a_quote_describes_the_request_it_answers(quotes, corridor, advisory, si
                 "smallest unit",
                 expected=MINOR_UNITS[code],
                 observed=currency,
+                requirement="COMMON-CURRENCY-DECIMALS",
             )
 
 

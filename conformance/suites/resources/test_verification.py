@@ -27,6 +27,7 @@ def test_a_verification_carries_its_id_customer_and_creation_time(onboarding, ad
         clauses.CONVENTIONS,
         "record identifiers have the form Verification:<uuid>",
         observed=verification.get("id"),
+        requirement="COMMON-ID-FORMAT",
     )
     check(
         verification.get("customerId") == customer["id"]
@@ -34,6 +35,7 @@ def test_a_verification_carries_its_id_customer_and_creation_time(onboarding, ad
         CLAUSE,
         "a verification carries the customerId it concerns and its createdAt",
         observed={k: verification.get(k) for k in ("customerId", "createdAt")},
+        requirement="VERIFICATION-FIELDS",
     )
     if verification.get("verificationStatus") not in NAMED_STATUSES:
         advisory(
@@ -55,6 +57,7 @@ def test_errors_name_the_missing_field_or_the_accepted_documents(onboarding):
                 CLAUSE,
                 "a missing identity document lists the identity document types that satisfy it",
                 observed=error,
+                requirement="VERIFICATION-ERROR-DETAILS",
             )
 
 

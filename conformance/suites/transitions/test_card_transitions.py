@@ -40,6 +40,7 @@ def test_an_underfunded_authorization_is_declined_never_exception(cards, profile
         "an authorization declined before money moved is DECLINED, never EXCEPTION "
         "(EXCEPTION is for settlement anomalies)",
         observed={"status": row.get("status"), "cardDeclinedReason": row.get("cardDeclinedReason")},
+        requirement="CARD-DECLINE-NEVER-EXCEPTION",
     )
     check(
         (row.get("status"), row.get("cardDeclinedReason")) == ("DECLINED", "INSUFFICIENT_FUNDS"),
@@ -47,6 +48,7 @@ def test_an_underfunded_authorization_is_declined_never_exception(cards, profile
         "in the sandbox an authorization above the funding balance is DECLINED with "
         "cardDeclinedReason INSUFFICIENT_FUNDS",
         observed={"status": row.get("status"), "cardDeclinedReason": row.get("cardDeclinedReason")},
+        requirement="CARD-DECLINED-INSUFFICIENT-FUNDS-SANDBOX",
     )
 
 

@@ -36,6 +36,7 @@ def send(onboarding, customer, channel):
         expected="2xx",
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
+        requirement="CONTACT-VERIFY-SEND",
     )
 
 
@@ -57,6 +58,7 @@ def test_confirming_the_code_sent_verifies_the_channel(onboarding, adapter, chan
         "sending the code again (§4: a re-POST resends) confirms nothing",
         expected="not VERIFIED before any confirm",
         observed=f"{channel} {unconfirmed} after two sends and no confirm",
+        requirement="CONTACT-VERIFICATION-CONFIRM",
     )
     code = adapter.call(
         hookspecs.pytest_conformance_contact_verification_code,
@@ -71,6 +73,7 @@ def test_confirming_the_code_sent_verifies_the_channel(onboarding, adapter, chan
         expected="2xx",
         observed=(response.status, response.content[:300]),
         exchange=response.exchange,
+        requirement="CONTACT-VERIFICATION-CONFIRM",
     )
     check(
         channel_state(onboarding, customer, channel) == "VERIFIED",
@@ -78,6 +81,7 @@ def test_confirming_the_code_sent_verifies_the_channel(onboarding, adapter, chan
         f"PENDING becomes VERIFIED for {channel} after send then confirm with the right code",
         expected="VERIFIED",
         observed=channel_state(onboarding, customer, channel),
+        requirement="CONTACT-VERIFICATION-CONFIRM",
     )
 
 

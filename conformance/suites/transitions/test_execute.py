@@ -41,6 +41,7 @@ def test_a_new_quote_is_pending_and_names_its_transaction(quotes, wallet):
         "POST /quotes without immediatelyExecute creates the quote PENDING",
         expected="PENDING",
         observed=quote.get("status"),
+        requirement="QUOTE-CREATE-PENDING",
     )
     check(
         re.fullmatch(rf"Transaction:{UUID}", str(quote.get("transactionId"))),
@@ -48,6 +49,7 @@ def test_a_new_quote_is_pending_and_names_its_transaction(quotes, wallet):
         "a new quote carries the transactionId of the transaction that will carry the money",
         expected="Transaction:<uuid>",
         observed=quote.get("transactionId"),
+        requirement="QUOTE-CREATE-TRANSACTION-ID",
     )
 
 
@@ -71,6 +73,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
         "execute answers the Quote with status PROCESSING",
         expected="PROCESSING",
         observed=executed.get("status"),
+        requirement="QUOTE-EXECUTE-PROCESSING",
     )
     if executed.get("status") == "COMPLETED":
         advisory(f"{CLAUSE}: execute answered the quote COMPLETED (the sandbox settled at once)")
@@ -80,6 +83,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
         "an executed quote keeps the transactionId it carried at creation",
         expected=quote.get("transactionId"),
         observed=executed.get("transactionId"),
+        requirement="QUOTE-EXECUTE-SAME-TRANSACTION-ID",
     )
     check(
         before.available - debited.available == quote["totalSendingAmount"],
@@ -88,6 +92,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
         "quote's totalSendingAmount",
         expected=quote["totalSendingAmount"],
         observed=before.available - debited.available,
+        requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
     )
     transaction = transaction_history.completed(wallet.customer_id, quote["transactionId"])
     after = funding.account_balances(wallet.customer_id, corridor.source_id)
@@ -98,6 +103,7 @@ def test_executing_a_quote_debits_the_source_at_once_and_keeps_its_transaction(
         "amount, once",
         expected=quote["totalSendingAmount"],
         observed={"debited": before.total - after.total, "transaction": transaction.get("status")},
+        requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
     )
 
 
@@ -148,14 +154,16 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(
     before = funding.account_balances(wallet.customer_id, source)
     executed = quotes.pay(source, failing["id"], AMOUNT)
     transaction = transaction_history.settled(wallet.customer_id, executed["transactionId"])
+    failed = transaction.get("status") == "FAILED"
     check(
-        transaction.get("status") == "FAILED" and transaction.get("failureReason"),
+        failed and transaction.get("failureReason"),
         CLAUSE,
         "a payout that fails moves its transaction to FAILED with a failureReason",
         expected="FAILED with failureReason",
         observed={k: transaction.get(k) for k in ("status", "failureReason")},
         hint="the destination's number comes from the adapter hook "
         "pytest_conformance_failing_account_number",
+        requirement="TRANSACTION-FAILURE-REASON" if failed else "TRANSACTION-PROCESSING-TO-FAILED",
     )
     refund = refund_outcome(transaction, profile.field_name("refund_status"))
     events = payment_events.wait(
@@ -172,6 +180,7 @@ def test_a_failed_payout_fails_and_its_debit_is_refunded(
             "the amount a failed payment debited is refunded automatically, in full",
             expected=before,
             observed=after,
+            requirement="REFUND-QUOTE-EXECUTION-FAILED-DEBIT-RETURNED",
         )
 
 
@@ -186,7 +195,9 @@ def test_immediate_execution_creates_and_executes_in_one_request(
         "POST /quotes with immediatelyExecute true from an internal account creates and "
         "executes the quote in one request and returns it COMPLETED"
     )
-    quote = required_json(response, CLAUSE, statement, status=201)
+    quote = required_json(
+        response, CLAUSE, statement, status=201, requirement="QUOTE-IMMEDIATE-EXECUTE-COMPLETED"
+    )
     check(
         quote.get("status") == "COMPLETED",
         CLAUSE,
@@ -194,6 +205,7 @@ def test_immediate_execution_creates_and_executes_in_one_request(
         expected="status COMPLETED",
         observed=(response.status, quote.get("status")),
         exchange=response.exchange,
+        requirement="QUOTE-IMMEDIATE-EXECUTE-COMPLETED",
     )
     transaction_history.completed(wallet.customer_id, quote["transactionId"])
     after = funding.account_balances(wallet.customer_id, corridor.source_id)
@@ -203,6 +215,7 @@ def test_immediate_execution_creates_and_executes_in_one_request(
         "an immediately executed quote debits its source by the sending amount",
         expected=quote["totalSendingAmount"],
         observed=before.available - after.available,
+        requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
     )
 
 
@@ -227,4 +240,5 @@ def test_a_payout_to_a_timeout_account_does_not_settle_at_once(
         "not settle at once",
         expected="not yet COMPLETED or FAILED",
         observed=status,
+        requirement="SANDBOX-TIMEOUT-005",
     )

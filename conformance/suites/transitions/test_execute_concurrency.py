@@ -68,6 +68,7 @@ def test_simultaneous_executes_of_one_quote_debit_the_source_once(
         "executes of one quote exactly one succeeds",
         expected=f"one 2xx and {THREADS - 1} refusals",
         observed=statuses,
+        requirement="QUOTE-EXECUTE-PROCESSING",
     )
     if any(s >= 500 for s in statuses):
         advisory(f"{CLAUSE}: concurrent executes were refused with {statuses}")
@@ -83,4 +84,5 @@ def test_simultaneous_executes_of_one_quote_debit_the_source_once(
             "total": before.total - after.total,
             "available": before.available - after.available,
         },
+        requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
     )

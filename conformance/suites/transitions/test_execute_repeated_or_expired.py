@@ -42,6 +42,7 @@ def test_a_second_execute_debits_nothing(funding, quotes, transaction_history, w
             expected=quote["transactionId"],
             observed=again.json.get("transactionId"),
             exchange=again.exchange,
+            requirement="QUOTE-EXECUTE-SAME-TRANSACTION-ID",
         )
     if again.status != 409:
         advisory(
@@ -57,6 +58,7 @@ def test_a_second_execute_debits_nothing(funding, quotes, transaction_history, w
         "by one sending amount",
         expected=quote["totalSendingAmount"],
         observed=before.available - after.available,
+        requirement="QUOTE-EXECUTE-DEBITS-SOURCE",
     )
 
 
@@ -79,6 +81,7 @@ def test_an_expired_quote_is_not_executed(
         expected="a 4xx with code QUOTE_EXPIRED",
         observed=(response.status, error_code(response) or response.content[:200]),
         exchange=response.exchange,
+        requirement="QUOTE-EXPIRED-ERROR",
     )
     after = funding.account_balances(wallet.customer_id, corridor.source_id)
     check(
@@ -87,6 +90,7 @@ def test_an_expired_quote_is_not_executed(
         "an expired quote is not executed: nothing is debited",
         expected=before,
         observed=after,
+        requirement="QUOTE-EXPIRED-ERROR",
     )
     transaction = transaction_history.transaction(wallet.customer_id, quote["transactionId"])
     check(
@@ -94,6 +98,7 @@ def test_an_expired_quote_is_not_executed(
         CLAUSE,
         "a quote not executed before expiresAt carries no money: its transaction is not processed",
         observed=None if transaction is None else transaction.get("status"),
+        requirement="QUOTE-EXPIRED-ERROR",
     )
     read = client.get(f"/quotes/{quote['id']}", validate=False)
     if read.status == 200:  # reading a quote back is not shown; check it where served
@@ -105,4 +110,5 @@ def test_an_expired_quote_is_not_executed(
             expected="EXPIRED",
             observed=read.json.get("status") if not problems else [p.message for p in problems],
             exchange=read.exchange,
+            requirement="QUOTE-EXPIRES",
         )

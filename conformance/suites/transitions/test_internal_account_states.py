@@ -28,6 +28,11 @@ from conformance.payments.quote_bodies import quote_body
 pytestmark = [pytest.mark.resource("InternalAccount"), pytest.mark.writes]
 
 AMOUNT = 5_000
+# the transition that brings an ACTIVE account to each status (§3 Internal account)
+TRANSITION_REQUIREMENTS = {
+    "FROZEN": "INTERNAL-ACCOUNT-ACTIVE-TO-FROZEN",
+    "CLOSED": "INTERNAL-ACCOUNT-ACTIVE-TO-CLOSED",
+}
 
 
 def _quoted_then_changed(funding, quotes, adapter, hook, status, why):
@@ -38,7 +43,14 @@ def _quoted_then_changed(funding, quotes, adapter, hook, status, why):
     source, destination = wallet.corridor().source_id, wallet.corridor().destination_id
     earlier = quotes.quote(quote_body(source, destination, amount=AMOUNT))
     change_state(adapter, hook, source)
-    expect_status(funding, wallet.customer_id, source, status, why)
+    expect_status(
+        funding,
+        wallet.customer_id,
+        source,
+        status,
+        why,
+        requirement=TRANSITION_REQUIREMENTS[status],
+    )
     before = {source: funding.account_balances(wallet.customer_id, source)}
     return wallet, source, destination, before, quotes.execute(earlier["id"])
 
@@ -137,6 +149,7 @@ def test_an_account_whose_provisioning_fails_reads_failed_and_receives_nothing(
         account_id,
         "FAILED",
         "a PENDING internal account whose underlying account cannot be created becomes FAILED",
+        requirement="INTERNAL-ACCOUNT-PENDING-TO-FAILED",
     )
     money_customers.decide(business)  # approved: what still blocks the account is its own state
     before = {account_id: funding.account_balances(business["id"], account_id)}

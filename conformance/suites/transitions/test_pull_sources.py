@@ -130,6 +130,8 @@ def test_a_pull_sources_suffix_selects_its_scenario(
         "pull from the identifier whose payouts fail fails, with a failureReason",
         expected="FAILED with failureReason",
         observed={k: failed.get(k) for k in ("status", "failureReason")},
+        # FAILED without one breaks the reason's rule; not FAILED, the scenario (no rule of its own)
+        requirement="TRANSACTION-FAILURE-REASON" if failed.get("status") == "FAILED" else None,
     )
     balances = funding.account_balances(customer_id, destination)
     check(
@@ -161,4 +163,5 @@ def test_a_pull_sources_suffix_selects_its_scenario(
         "settle at once (an ordinary pull made after it has settled)",
         expected="not yet COMPLETED or FAILED",
         observed=status,
+        requirement="SANDBOX-TIMEOUT-005",
     )

@@ -47,6 +47,7 @@ def test_a_merchant_return_shows_no_refunded_status_or_event(cards, request, adv
         "REFUNDED was removed from the card transaction status",
         observed=[(r.get("id"), r.get("status")) for r in rows],
         exchange=listed.exchange,
+        requirement="VERSION-REMOVED-CARD-REFUNDED-STATUS",
     )
     if resource_events is None:
         return
@@ -65,4 +66,5 @@ def test_a_merchant_return_shows_no_refunded_status_or_event(cards, request, adv
         CLAUSE,
         "CARD_TRANSACTION.REFUNDED was removed from the webhook types",
         observed=refunded,
+        requirement="VERSION-REMOVED-CARD-REFUNDED-EVENT",
     )

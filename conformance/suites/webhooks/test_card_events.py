@@ -80,6 +80,7 @@ def test_every_card_transition_fires_an_event_carrying_the_card_transaction(
             expected={"data.status": status},
             observed=data.get("status") if isinstance(data, dict) else data,
             hint=named[0].summary() if named else None,
+            requirement="WEBHOOK-CARD-TRANSACTION-EVERY-TRANSITION",
         )
         assert isinstance(data, dict)
         shown = [k for k in STATED_FIELDS if listed.get(k) is not None]
@@ -91,6 +92,7 @@ def test_every_card_transition_fires_an_event_carrying_the_card_transaction(
             expected=shown,
             observed=sorted(data),
             hint=named[0].summary(),
+            requirement="WEBHOOK-CARD-TRANSACTION-EVERY-TRANSITION",
         )
     for refund in refunds[:1]:
         refund_id = str(refund.get("id"))

@@ -52,6 +52,7 @@ def test_claiming_an_invitation_notifies_the_platform(
             f"{time.monotonic() - started:.1f} s of the claim",
             hint="the event's type and payload are not shown; the suite looks for any event "
             "whose data mentions the invitation's id",
+            requirement="WEBHOOK-INVITATION-CLAIMED",
         )
     check_event_envelopes(
         resource_events.registry, events, "the claimed event is the signed envelope of §6"

@@ -77,4 +77,5 @@ def test_payment_events_follow_the_state_machine(payment_events, payments):
                 "outgoing transaction",
                 expected="no refund event for a completed payment",
                 observed=refunds,
+                requirement="WEBHOOK-OUTGOING-REFUND-EVENTS",
             )
