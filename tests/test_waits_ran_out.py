@@ -7,11 +7,20 @@ import time
 
 import pytest
 
+from conformance.accounts import ownership
+from conformance.cards import events as cards
 from conformance.contract.failures import ConformanceFailure
+from conformance.contract.requirements import default_catalogue
+from conformance.customers import events as customer_events
 from conformance.exchange.list_pages import Listing
 from conformance.ground.profile import TargetProfile
+from conformance.payments import events as payment_events
+from conformance.payments import incoming
+from conformance.payments.events import OUTGOING, STATUS_EVENTS
 from conformance.payments.funding import PROVISIONING_REQUIREMENT, Funding
 from conformance.payments.transaction_history import SETTLEMENT_REQUIREMENT, TransactionHistory
+from conformance.suites.webhooks.test_invitation_events import AWAITED as AWAITED_CLAIM
+from conformance.webhooks.event_trigger import AWAITED as AWAITED_TEST
 from tests.answering_client import BASE, client_answering
 
 WAIT_S = 0.5
@@ -66,3 +75,28 @@ def test_a_second_wait_for_an_ordinary_payout_that_never_settled_ends_at_once():
     with pytest.raises(ConformanceFailure):
         history.settled("Customer:1", "Transaction:2")
     assert time.monotonic() - started >= WAIT_S
+
+
+def test_every_webhook_wait_is_charged_to_a_requirement_of_the_catalogue():
+    """What each event reader awaits names a requirement that exists, and the words (the
+    key a later wait ends at once by) differ where the requirement does."""
+    catalogue = default_catalogue()
+    payments = [payment_events.awaited({OUTGOING + s}) for s in STATUS_EVENTS]
+    refunds = payment_events.awaited({OUTGOING + "REFUND_COMPLETED", OUTGOING + "REFUND_FAILED"})
+    customers = [customer_events.awaited(t) for t in customer_events.EMITTED_BY]
+    waits = [*payments, refunds, *customers, AWAITED_TEST, AWAITED_CLAIM]
+    for awaited in waits:
+        assert awaited.requirement in catalogue, awaited
+        assert all(owner in catalogue for owner in awaited.owners), awaited
+    named = [
+        cards.REQUIREMENT,
+        incoming.REFUND_REQUIREMENT,
+        *ownership.OUTCOME_REQUIREMENTS.values(),
+    ]
+    assert all(rid in catalogue for rid in named), named
+    keys = {}
+    for awaited in waits:
+        assert keys.setdefault(awaited.what, awaited.requirement) == awaited.requirement
+    assert refunds.requirement == "REFUND-OUTGOING-LIFECYCLE" and not refunds.owners
+    assert payments[1].requirement == "TRANSACTION-PROCESSING-TO-COMPLETED"
+    assert payments[1].owners == ("WEBHOOK-OUTGOING-PAYMENT-STATUS",)
