@@ -72,6 +72,7 @@ FINAL_STATUSES = ("APPROVED", "REJECTED")
 # the requirement stating that an event is emitted (a wait for it that runs out is charged
 # there; a test holding the family's requirement fails under that one)
 FAMILY_REQUIREMENT = "WEBHOOK-CUSTOMER-EVENT-FAMILY"
+HOSTED_FLOW_REQUIREMENT = "KYC-HOSTED-FLOW-PENDING"
 EMITTED_BY = {
     "CUSTOMER.KYC_PENDING": "KYC-SUBMISSION-PENDING",
     "CUSTOMER.KYC_APPROVED": "KYC-APPROVED",
@@ -87,6 +88,8 @@ def awaited(kind: str) -> Awaited:
     about = "a business" if kind.startswith("CUSTOMER.KYB_") else "an individual"
     requirement = EMITTED_BY.get(kind, FAMILY_REQUIREMENT)
     owners = (FAMILY_REQUIREMENT,) if requirement != FAMILY_REQUIREMENT else ()
+    if kind.endswith("_PENDING"):  # the hosted flow's submission emits it too
+        owners = (HOSTED_FLOW_REQUIREMENT, *owners)
     return Awaited.event(kind, f"{about} whose verification status changed", requirement, owners)
 
 
