@@ -3,10 +3,13 @@ that needs the same thing ends at once, with the failure charged to its requirem
 
 from __future__ import annotations
 
+import ast
 import time
+from pathlib import Path
 
 import pytest
 
+import conformance
 from conformance.accounts import ownership
 from conformance.cards import events as cards
 from conformance.contract.failures import ConformanceFailure
@@ -100,3 +103,30 @@ def test_every_webhook_wait_is_charged_to_a_requirement_of_the_catalogue():
     assert refunds.requirement == "REFUND-OUTGOING-LIFECYCLE" and not refunds.owners
     assert payments[1].requirement == "TRANSACTION-PROCESSING-TO-COMPLETED"
     assert payments[1].owners == ("WEBHOOK-OUTGOING-PAYMENT-STATUS",)
+
+
+# waits that state nothing on purpose: the probe proves that deliveries reach the sink (it
+# must wait each time), and the view's convenience for the kit's own tests; the store's is a
+# threading.Condition's
+UNSTATED = {
+    ("run/webhook_sink.py", "wait_for"),
+    ("webhooks/sink/view.py", "wait_for"),
+    ("webhooks/sink/store.py", "wait_for"),
+}
+
+
+def test_every_webhook_wait_of_the_suite_states_what_it_awaits():
+    """A wait without ``awaited=`` would wait out its deadline in every test that makes it."""
+    package = Path(conformance.__file__).parent
+    unstated = []
+    for path in sorted(package.rglob("*.py")):
+        where = path.relative_to(package).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            name = node.func.attr
+            if name not in ("wait_for", "wait_for_all") or (where, name) in UNSTATED:
+                continue
+            if not any(k.arg == "awaited" for k in node.keywords):
+                unstated.append(f"{where}:{node.lineno} {name}")
+    assert not unstated, unstated

@@ -28,9 +28,8 @@ class Awaited:
     """One thing a webhook wait awaits.
 
     Attributes:
-        what: steady words naming it, without ids ("OUTGOING_PAYMENT.COMPLETED about an
-            outgoing transaction that settled"); waits with the same words await the same
-            thing.
+        what: steady words naming it, without ids ("OUTGOING_PAYMENT.REFUND_PENDING about
+            a failed outgoing transaction"); waits with the same words await the same thing.
         requirement: the requirement stating that it is sent; a wait that runs out is
             charged to it.
         types: the event types it is one of (``PREFIX.*`` for a family); empty where the
