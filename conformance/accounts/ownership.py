@@ -56,6 +56,10 @@ STATUSES = ("ACTIVE", PENDING, "UNVERIFIED")  # §2 ExternalAccount status
 ACCOUNT_KEYS = ("externalAccountId", "accountId")  # data.<key> naming the account
 ACCOUNT_OBJECTS = ("externalAccount", "account")  # data.<name> being the account
 STATUS_KEYS = ("newStatus", "status")  # where data carries the new status
+# the requirement stating the event of each outcome (a wait for it that runs out is charged
+# there): the type alone does not tell them apart, so the words of each wait name the outcome
+OUTCOME_REQUIREMENTS = {True: "EXTERNAL-ACCOUNT-VERIFIED-ACTIVE",
+                        False: "EXTERNAL-ACCOUNT-FAILED-UNVERIFIED"}  # fmt: skip
 
 PendingNumber = Callable[[str], str]
 Proof = Callable[[dict[str, Any], dict[str, Any], bool], dict[str, Any]]
@@ -133,18 +137,28 @@ class Ownership:
         return status if status in STATUSES else None  # the answer's body is not shown
 
     def status_events(
-        self, events: ResourceEvents, account: dict[str, Any], why: str, *, after: int
+        self,
+        events: ResourceEvents,
+        account: dict[str, Any],
+        why: str,
+        *,
+        after: int,
+        valid: bool = True,
     ) -> list[Delivery]:
         """The ``EXTERNAL_ACCOUNT.STATUS_UPDATED`` events about the account delivered after
-        ``after`` (a mark taken before the trigger), once one came."""
+        ``after`` (a mark taken before the trigger), once one came; ``valid``: whether the
+        proof that changed it was valid (its event is another requirement's)."""
         __tracebackhide__ = True
         account_id = account["id"]
+        outcome = "succeeded" if valid else "failed"
         return events.wait(
             account_id,
             [EVENT],
             prefix=EVENT,
             why=why,
             clause=STATES_CLAUSE,
+            about=f"an external account whose ownership verification {outcome}",
+            requirement=OUTCOME_REQUIREMENTS[valid],
             relates=lambda delivery: is_about(delivery, account_id),
             after=after,
             hint="check that events reach the configured webhookEndpoint and that data names "

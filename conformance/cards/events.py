@@ -14,12 +14,13 @@ import time
 from conformance.contract import clauses
 from conformance.webhooks.event_checks import fail_wait
 from conformance.webhooks.resource_events import ResourceEvents
-from conformance.webhooks.sink import Delivery, SinkTimeout
+from conformance.webhooks.sink import Awaited, Delivery, SinkTimeout
 
-__all__ = ["EVENTS_CLAUSE", "PREFIX", "wait_card_event"]
+__all__ = ["EVENTS_CLAUSE", "PREFIX", "REQUIREMENT", "wait_card_event"]
 
 PREFIX = "CARD_TRANSACTION."
 EVENTS_CLAUSE = clauses.EVENTS + " — CARD_TRANSACTION.*"
+REQUIREMENT = "WEBHOOK-CARD-TRANSACTION-EVERY-TRANSITION"  # a wait that runs out: charged here
 
 
 def wait_card_event(
@@ -49,6 +50,7 @@ def wait_card_event(
             timeout=max(end - time.monotonic(), 0.0),
             description=f"{wanted} about {row_id}",
             after=after,
+            awaited=Awaited.event(wanted, "a card transaction", REQUIREMENT),
         )
     except SinkTimeout as timeout:
         fail_wait(

@@ -29,9 +29,15 @@ from conformance.webhooks.event_checks import (
     fail_wait,
     names_resource,
 )
-from conformance.webhooks.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
+from conformance.webhooks.sink import (
+    Awaited,
+    Delivery,
+    SinkTimeout,
+    check_order,
+    dedupe_by_event_id,
+)
 
-__all__ = ["CustomerEvents", "event_family", "event_type", "mentions"]
+__all__ = ["CustomerEvents", "awaited", "event_family", "event_type", "mentions"]
 
 TRANSITION_CLAUSE = clauses.CUSTOMER_VERIFICATION_STATES
 EVENTS_CLAUSE = clauses.EVENTS
@@ -74,6 +80,28 @@ TRANSITION_REQUIREMENTS = {
 
 # Verification outcomes no later event changes (§3)
 FINAL_STATUSES = ("APPROVED", "REJECTED")
+# the requirement stating that an event is emitted (a wait for it that runs out is charged
+# there; a test holding the family's requirement fails under that one)
+FAMILY_REQUIREMENT = "WEBHOOK-CUSTOMER-EVENT-FAMILY"
+HOSTED_FLOW_REQUIREMENT = "KYC-HOSTED-FLOW-PENDING"
+EMITTED_BY = {
+    "CUSTOMER.KYC_PENDING": "KYC-SUBMISSION-PENDING",
+    "CUSTOMER.KYC_APPROVED": "KYC-APPROVED",
+    "CUSTOMER.KYC_REJECTED": "KYC-REJECTED",
+    "CUSTOMER.KYB_PENDING": "KYB-SUBMISSION-PENDING",
+    "CUSTOMER.KYB_APPROVED": "KYB-APPROVED",
+    "CUSTOMER.KYB_REJECTED": "KYB-REJECTED",
+}
+
+
+def awaited(kind: str) -> Awaited:
+    """What a wait for the event type ``kind`` awaits, and the requirement it is charged to."""
+    about = "a business" if kind.startswith("CUSTOMER.KYB_") else "an individual"
+    requirement = EMITTED_BY.get(kind, FAMILY_REQUIREMENT)
+    owners = (FAMILY_REQUIREMENT,) if requirement != FAMILY_REQUIREMENT else ()
+    if kind.endswith("_PENDING"):  # the hosted flow's submission emits it too
+        owners = (HOSTED_FLOW_REQUIREMENT, *owners)
+    return Awaited.event(kind, f"{about} whose verification status changed", requirement, owners)
 
 
 class CustomerEvents(EventReader):
@@ -119,7 +147,7 @@ class CustomerEvents(EventReader):
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{wanted} for {customer_id}",
                     rules_out=ruled_out,
-                    types=(wanted,),
+                    awaited=awaited(wanted),
                 )
             except SinkTimeout as timeout:
                 fail_wait(

@@ -6,6 +6,7 @@ waiting out its own deadline for it. One record per session (``run_state.py``)."
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from conformance.contract.failures import ConformanceFailure
 
@@ -30,13 +31,16 @@ class RanOut:
             earlier = self._failures.get(what)
         if earlier is None:
             return None
-        hint = f"not waited for again: {earlier.hint or what}, in an earlier test"
+        hint = f"not waited for again: an earlier test waited in vain for {what}"
+        if earlier.hint:
+            hint += f" ({earlier.hint})"
+        shown: dict[str, Any] = {} if earlier.expected is None else {"expected": earlier.expected}
         again = ConformanceFailure(
-            earlier.clause, earlier.statement, expected=earlier.expected,
-            observed=earlier.observed, hint=hint,
-        )  # fmt: skip
-        again.charged_to, again.cause, again.check = (
+            earlier.clause, earlier.statement, observed=earlier.observed, hint=hint, **shown
+        )
+        again.charged_to, again.owners, again.cause, again.check = (
             earlier.charged_to,
+            earlier.owners,
             earlier.cause,
             earlier.check,
         )

@@ -16,9 +16,15 @@ from collections.abc import Iterable, Sequence
 from conformance.contract import clauses
 from conformance.contract.failures import check, fail
 from conformance.webhooks.event_checks import EventReader, check_event_envelopes, fail_wait
-from conformance.webhooks.sink import Delivery, SinkTimeout, check_order, dedupe_by_event_id
+from conformance.webhooks.sink import (
+    Awaited,
+    Delivery,
+    SinkTimeout,
+    check_order,
+    dedupe_by_event_id,
+)
 
-__all__ = ["OUTGOING", "STATUS_EVENTS", "PaymentEvents"]
+__all__ = ["OUTGOING", "STATUS_EVENTS", "PaymentEvents", "awaited"]
 
 OUTGOING = "OUTGOING_PAYMENT."
 # OUTGOING_PAYMENT.<STATUS> events whose data is the transaction in that status (§6).
@@ -26,15 +32,26 @@ STATUS_EVENTS = ("PROCESSING", "COMPLETED", "FAILED")
 FINAL_EVENTS = ("COMPLETED", "FAILED")
 TRANSITION_CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
 EVENTS_CLAUSE = clauses.EVENTS
-# the transition whose event a wait missed (§3): its requirement
-TRANSITION_REQUIREMENTS = {
+# the requirement stating that each event is emitted: a wait for it that runs out is charged
+# there (and to WEBHOOK-OUTGOING-PAYMENT-STATUS for a status event)
+EMITTED_BY = {
     "PROCESSING": "TRANSACTION-PENDING-TO-PROCESSING",
     "COMPLETED": "TRANSACTION-PROCESSING-TO-COMPLETED",
     "FAILED": "TRANSACTION-PROCESSING-TO-FAILED",
-    "REFUND_PENDING": "REFUND-OUTGOING-LIFECYCLE",
-    "REFUND_COMPLETED": "REFUND-OUTGOING-LIFECYCLE",
-    "REFUND_FAILED": "REFUND-OUTGOING-LIFECYCLE",
 }
+REFUND_REQUIREMENT = "REFUND-OUTGOING-LIFECYCLE"
+STATUS_REQUIREMENT = "WEBHOOK-OUTGOING-PAYMENT-STATUS"
+
+
+def awaited(types: set[str]) -> Awaited:
+    """What a wait for one of ``types`` (``OUTGOING_PAYMENT.*``) awaits, and where it is
+    charged: a refund event to the refund's lifecycle, a status event to its transition."""
+    statuses = {t.removeprefix(OUTGOING) for t in types}
+    if all(s.startswith("REFUND_") for s in statuses):
+        return Awaited.event(types, "a failed outgoing transaction", REFUND_REQUIREMENT)
+    transitions = sorted({EMITTED_BY.get(s, STATUS_REQUIREMENT) for s in statuses})
+    owners = tuple(t for t in (*transitions[1:], STATUS_REQUIREMENT) if t != transitions[0])
+    return Awaited.event(types, "an outgoing transaction", transitions[0], owners)
 
 
 class PaymentEvents(EventReader):
@@ -84,10 +101,9 @@ class PaymentEvents(EventReader):
                     timeout=max(deadline - time.monotonic(), 0.0),
                     description=f"{' or '.join(sorted(wanted))} for {transaction_id}",
                     rules_out=ruled_out,
-                    types=wanted,
+                    awaited=awaited(wanted),
                 )
             except SinkTimeout as timeout:
-                missed = {TRANSITION_REQUIREMENTS.get(k.removeprefix(OUTGOING)) for k in wanted}
                 fail_wait(
                     timeout,
                     clause,
@@ -96,7 +112,6 @@ class PaymentEvents(EventReader):
                     or f"no OUTGOING_PAYMENT event about the transaction within {self.timeout:g} s",
                     hint="check that events reach the configured webhookEndpoint and that data "
                     "is the Transaction (data.id)",
-                    requirement=missed.pop() if len(missed) == 1 else None,
                 )
         return self.about(transaction_id)
 

@@ -27,6 +27,7 @@ COMPLETED = PREFIX + "REFUND_COMPLETED"
 FAILED = PREFIX + "REFUND_FAILED"
 STEPS = (PENDING, COMPLETED, FAILED)  # the walk's order (COMPLETED or FAILED ends it)
 CLAUSE = clauses.QUOTE_AND_TRANSACTION_STATES
+REFUND_REQUIREMENT = "REFUND-INCOMING-EVENTS"  # a wait for its events that runs out: here
 
 
 def returned_deposit(adapter: HookCaller, account_id: str, amount: int) -> dict[str, Any]:
@@ -54,4 +55,6 @@ def refund_events(events: ResourceEvents, transaction_id: str) -> list[Delivery]
         prefix=PREFIX,
         why="a returned incoming deposit is refunded: it",
         clause=CLAUSE,
+        about="a returned incoming deposit",
+        requirement=REFUND_REQUIREMENT,
     )

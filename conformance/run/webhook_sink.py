@@ -374,6 +374,7 @@ def webhook_sink(
         probe=probe if profile.environment == "sandbox" else None,
         streaks=state.delivery,
         health=state.exchange.health,
+        ran_out=state.exchange.ran_out,  # a wait for what an earlier one ran out for ends at once
         # its payment events are cross-checked with what the client's answers stated
         ledger=state.exchange.ledger,
         ledger_scope=(client.base_url, client.credentials.client_id)

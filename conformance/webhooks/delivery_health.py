@@ -20,23 +20,35 @@ A wait that is satisfied, or ruled out by a delivery, ends the streak; so does a
 delivery between two waits (a target that delivers some events but not the awaited ones
 fails the tests that await them, as it should). Waits shorter than ``MIN_COUNTED_WAIT_S``
 (what was left of a deadline) prove nothing and do not count.
+
+A wait that states what it awaits (:class:`~conformance.webhooks.sink.Awaited`) and runs out
+while nothing of it ever arrived (no authentic delivery of its types, none it would have
+matched set aside as forged) takes the target not to send it: a later wait for the same
+thing ends at once with :class:`NotAwaitedAgain`, carrying the earlier wait's failure
+(recorded in the session's ``RanOut`` by ``event_checks.fail_wait``), charged to the same
+requirement; one arrival of it ends this. Each process keeps its own record: under
+pytest-xdist a worker learns only from its own waits (each worker's first wait for a thing
+never sent waits out its deadline).
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.target_health import TargetHealth
-from conformance.webhooks.sink import Delivery, SinkRuledOut, SinkTimeout, SinkView
+from conformance.exchange.waits import RanOut
+from conformance.webhooks.sink import Awaited, Delivery, SinkRuledOut, SinkTimeout, SinkView
 
 __all__ = [
     "MIN_COUNTED_WAIT_S",
     "WAITS_IN_A_ROW",
     "DeliveryHealth",
+    "NotAwaitedAgain",
     "TimedOutWait",
     "WaitNotMade",
     "WatchedSinkView",
@@ -72,6 +84,23 @@ class WaitNotMade(SinkTimeout):
         )
 
 
+class NotAwaitedAgain(SinkTimeout):
+    """A wait not made: an earlier wait for the same thing ran out and none of it has arrived
+    since. ``again`` is the earlier wait's failure, to be raised in this one's place."""
+
+    def __init__(
+        self, description: str, again: ConformanceFailure, arrived: Sequence[Delivery]
+    ) -> None:
+        self.again = again
+        super().__init__(description, 0.0, arrived)
+
+    def _message(self) -> str:
+        return (
+            f"webhook sink: {self.description} was not awaited: an earlier wait for it ran "
+            "out, and none has arrived in this run"
+        )
+
+
 class DeliveryHealth:
     """Counts webhook waits in a row that timed out with nothing authentic delivered."""
 
@@ -80,7 +109,8 @@ class DeliveryHealth:
         self._lock = threading.Lock()
         self._streak: list[TimedOutWait] = []
         self.streak_from = 0  # the sink's newest seq when the streak's first wait began
-        self._unsent: set[str] = set()  # event types awaited in vain, none ever delivered
+        # what waits awaited in vain, none ever delivered -> each such wait's own predicate
+        self._unsent: dict[str, list[Callable[[Delivery], bool]]] = {}
 
     def delivered(self) -> None:
         """A wait was satisfied or ruled out, or a TEST event arrived: deliveries arrive."""
@@ -105,18 +135,28 @@ class DeliveryHealth:
             self._streak.append(wait)
             return tuple(self._streak) if len(self._streak) >= self.limit else None
 
-    def ran_out_of(self, types: Collection[str], delivered: Collection[str]) -> None:
-        """A wait for one of ``types`` ran out; ``delivered`` are the types that arrived
-        so far. When none of ``types`` ever did, the target is taken not to send them."""
-        if types and not set(types) & set(delivered):
-            with self._lock:
-                self._unsent.update(types)
-
-    def never_sent(self, types: Collection[str], delivered: Collection[str]) -> bool:
-        """Whether a wait for ``types`` can end at once: an earlier wait for each of them ran
-        out, and not one of them has arrived since (one that arrives ends this)."""
+    def ran_out_of(
+        self,
+        awaited: Awaited,
+        waited_for: Callable[[Delivery], bool],
+        arrived: Sequence[Delivery],
+    ) -> bool:
+        """A wait for ``awaited`` ran out (``waited_for``: what it matched); ``arrived`` are
+        the authentic deliveries so far. When none of them is of the awaited types, the
+        target is taken not to send it: True (a later wait for it can end at once)."""
+        if any(awaited.sent(d) for d in arrived):
+            return False
         with self._lock:
-            return bool(types) and set(types) <= self._unsent and not set(types) & set(delivered)
+            self._unsent.setdefault(awaited.what, []).append(waited_for)
+        return True
+
+    def never_sent(self, awaited: Awaited, arrived: Sequence[Delivery]) -> bool:
+        """Whether a wait for ``awaited`` can end at once: an earlier wait for it ran out, and
+        nothing of it has arrived since (one of its types, or what an earlier wait for it
+        would have matched: a late delivery ends this)."""
+        with self._lock:
+            waits = tuple(self._unsent.get(awaited.what, ()))
+        return bool(waits) and not any(awaited.sent(d) or any(w(d) for w in waits) for d in arrived)
 
 
 def _current_test() -> str | None:
@@ -135,6 +175,8 @@ class WatchedSinkView(SinkView):
             when one did); None where none can be asked for (production).
         streaks: the session's counter of timed-out waits.
         health: the session's target health (a stop is recorded there).
+        ran_out: the session's waits that ran out (``ExchangeState.ran_out``): the failures
+            a later wait for the same thing ends with.
     """
 
     def __init__(
@@ -147,6 +189,7 @@ class WatchedSinkView(SinkView):
         probe: Callable[[], str | None] | None = None,
         streaks: DeliveryHealth,
         health: TargetHealth,
+        ran_out: RanOut | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(control_url, public_key, **kwargs)
@@ -155,6 +198,7 @@ class WatchedSinkView(SinkView):
         self.probe = probe
         self.streaks = streaks
         self.target_health = health
+        self.ran_out = ran_out if ran_out is not None else RanOut()
 
     def wait_for_all(
         self,
@@ -166,36 +210,46 @@ class WatchedSinkView(SinkView):
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
-        types: Collection[str] = (),
+        awaited: Awaited | None = None,
     ) -> list[Delivery]:
         """:meth:`SinkView.wait_for_all`, counted; not made once the run is stopping; ended
-        at once for ``types`` an earlier wait ran out for and none of which ever arrived
-        (a target that never sends them: each test would wait out its own deadline)."""
+        at once (:class:`NotAwaitedAgain`) when an earlier wait for what it ``awaited`` ran
+        out and none of it ever arrived (a target that never sends it: each test would wait
+        out its own deadline)."""
         if self.target_health.down is not None:
             raise WaitNotMade(description, self.target_health.down)
-        if self.streaks.never_sent(types, self._delivered_types()):
-            raise SinkTimeout(
-                f"{description} (not waited for again: an earlier wait for "
-                f"{' or '.join(sorted(types))} ran out, and none has arrived in this run)",
-                0.0,
-                self.deliveries(),
-            )
+        if awaited is not None:
+            again = self._known_unsent(awaited)
+            if again is not None:
+                raise NotAwaitedAgain(description, again, self.deliveries())
         began = self.mark()
         try:
             found = super().wait_for_all(
                 predicate, count, timeout=timeout, description=description, after=after,
-                rules_out=rules_out, set_aside_too=set_aside_too,
+                rules_out=rules_out, set_aside_too=set_aside_too, awaited=awaited,
             )  # fmt: skip
         except SinkRuledOut:
             self.streaks.delivered()
             raise
-        except SinkTimeout:
+        except SinkTimeout as ran_out:
             if timeout >= MIN_COUNTED_WAIT_S:
-                self.streaks.ran_out_of(types, self._delivered_types())
+                if (
+                    awaited is not None
+                    and not ran_out.matching_set_aside  # it was sent, signed wrongly
+                    and self.streaks.ran_out_of(awaited, predicate, self.deliveries())
+                ):
+                    ran_out.ran_out = self.ran_out  # fail_wait records the failure there
                 self._count_timeout(TimedOutWait(description, timeout, _current_test()), began)
             raise
         self.streaks.delivered()
         return found
+
+    def _known_unsent(self, awaited: Awaited) -> ConformanceFailure | None:
+        """The failure a wait for ``awaited`` ends with at once, if it can (an earlier one
+        ran out, failed, and nothing of it has arrived since)."""
+        if not self.streaks.never_sent(awaited, self.deliveries()):
+            return None
+        return self.ran_out.known(awaited.what)
 
     def _count_timeout(self, wait: TimedOutWait, began: int) -> None:
         streak = self.streaks.timed_out(wait, began, self._authentic_since)
@@ -232,9 +286,6 @@ class WatchedSinkView(SinkView):
             f"{head} The target does not deliver its events, or cannot reach the sink. "
             f"{self.remedies}"
         )
-
-    def _delivered_types(self) -> set[str]:
-        return {d.event_type for d in self.deliveries() if d.event_type}
 
     def _authentic_since(self, seq: int) -> bool:
         # the view's deliveries are the authentic ones (every one without a key)

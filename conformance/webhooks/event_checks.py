@@ -14,8 +14,9 @@ from typing import Any, NoReturn
 
 from conformance.contract import clauses
 from conformance.contract import endpoint_schemas as contract
-from conformance.contract.failures import check, fail
+from conformance.contract.failures import ConformanceFailure, check, fail
 from conformance.contract.schemas import SchemaRegistry
+from conformance.webhooks.delivery_health import NotAwaitedAgain
 from conformance.webhooks.sink import Delivery, SinkTimeout, SinkView
 
 _UNSET: Any = object()
@@ -78,10 +79,16 @@ def fail_wait(
 
     When what it awaited did arrive, but only with an X-Service-Signature that fails
     verification (set aside, so it counted for nothing), the failure names the signature
-    rule and those deliveries; otherwise it is ``clause``'s: ``statement``, ``observed``
-    (charged to ``requirement``, the transition's own, when the test carries it).
+    rule and those deliveries; otherwise it is ``clause``'s: ``statement``, ``observed``,
+    charged to the requirement of what the wait awaited (``SinkTimeout.awaited``) with one
+    steady sentence as its cause, and recorded where the view says (``ran_out``) so that
+    later waits for the same thing end at once with it; ``requirement`` names the one the
+    assertion checks when the wait awaited nothing charged. A wait that was not made for
+    that reason (:class:`NotAwaitedAgain`) fails with the earlier wait's failure.
     """
     __tracebackhide__ = True
+    if isinstance(timeout, NotAwaitedAgain):
+        raise timeout.again
     forged = timeout.matching_set_aside
     if forged:
         fail(
@@ -96,16 +103,17 @@ def fail_wait(
             "(--webhook-public-key) and that the exact bytes signed are the bytes sent",
             requirement=SIGNATURE_REQUIREMENT,
         )
-    if expected is _UNSET:
-        fail(clause, statement, observed=observed, hint=hint, requirement=requirement)
-    fail(
-        clause,
-        statement,
-        expected=expected,
-        observed=observed,
-        hint=hint,
-        requirement=requirement,
+    shown: dict[str, Any] = {} if expected is _UNSET else {"expected": expected}
+    failure = ConformanceFailure(
+        clause, statement, observed=observed, hint=hint, requirement=requirement, **shown
     )
+    awaited = timeout.awaited
+    if awaited is not None:
+        failure.charged_to, failure.owners = awaited.requirement, awaited.owners
+        failure.cause = awaited.cause
+        if timeout.ran_out is not None:
+            timeout.ran_out.record(awaited.what, failure)
+    raise failure
 
 
 def listing(lines: Sequence[str], shown: int = 10) -> str:

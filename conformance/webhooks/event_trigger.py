@@ -10,11 +10,15 @@ from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.contract.markers import skip_unless_sandbox
 from conformance.webhooks.event_checks import fail_wait
-from conformance.webhooks.sink import SinkTimeout
+from conformance.webhooks.sink import Awaited, SinkTimeout
 
 __all__ = ["trigger_test_event"]
 
 CLAUSE = clauses.EVENTS
+# a TEST event that does not come is charged to the rule that the trigger sends one
+AWAITED = Awaited(
+    "a TEST event after POST /sandbox/webhooks/test", "WEBHOOK-TEST-TRIGGER", frozenset({"TEST"})
+)
 
 
 def trigger_test_event(
@@ -41,6 +45,7 @@ def trigger_test_event(
             description="a TEST event after POST /sandbox/webhooks/test",
             after=already,
             set_aside_too=set_aside_too,
+            awaited=AWAITED,
         )
     except SinkTimeout as timeout:
         fail_wait(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from conformance.contract import clauses
 from conformance.contract.failures import check
 from conformance.webhooks.event_checks import EventReader, check_event_envelopes, fail_wait
-from conformance.webhooks.sink import Delivery, SinkTimeout, dedupe_by_event_id
+from conformance.webhooks.sink import Awaited, Delivery, SinkTimeout, dedupe_by_event_id
 
 __all__ = ["Relates", "ResourceEvents"]
 
@@ -65,6 +65,8 @@ class ResourceEvents(EventReader):
         prefix: str,
         why: str,
         clause: str,
+        about: str,
+        requirement: str,
         relates: Relates | None = None,
         after: int = 0,
         hint: str = "check that events reach the configured webhookEndpoint and that data "
@@ -72,7 +74,9 @@ class ResourceEvents(EventReader):
     ) -> list[Delivery]:
         """Wait for each of ``types`` (alternatives as a tuple), ``count`` events of a plain
         type; return every event about the resource whose type starts with ``prefix``
-        (delivered after ``after``)."""
+        (delivered after ``after``). ``about`` names the kind of record in steady words
+        ("an external account whose ownership verification succeeded"), ``requirement``
+        the one stating the events are sent: a wait that runs out is charged to it."""
         __tracebackhide__ = True
         related = relates or _is_resource(resource_id)
         deadline = time.monotonic() + self.timeout
@@ -97,7 +101,7 @@ class ResourceEvents(EventReader):
                     description=f"{' or '.join(sorted(wanted))} about {resource_id}",
                     after=after,
                     rules_out=ruled_out,
-                    types=wanted,
+                    awaited=Awaited.event(wanted, about, requirement),
                 )
             except SinkTimeout as timeout:
                 fail_wait(

@@ -4,14 +4,18 @@ requirement; the tests that met it on the way end blocked, and the console stays
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conformance.contract.operation_owners import operation_owners
 from tests.reference.reference_helpers import start_sandbox
 
+from . import wait_deadlines
 from .runner import aimed_at, conformance_run
 
 TIMESTAMPS = "COMMON-TIMESTAMP-UTC"
+REFUND_LIFECYCLE = "REFUND-OUTGOING-LIFECYCLE"
 
 
 def _run(tmp_path, *faults: str, parts: str = "auth,resources", pytest_args=()):
@@ -114,3 +118,30 @@ def test_a_refusal_is_judged_before_the_body_of_the_answer_that_should_not_be(tm
         "CONFIG-WEBHOOK-HTTPS",
     ], summary["causes"]
     assert summary["totals"]["blocked"] > 0, summary["totals"]
+
+
+@pytest.mark.slow
+def test_a_webhook_wait_that_ran_out_is_not_waited_for_again(tmp_path):
+    """refund-event-missing: the three tests of the payment events wait for the same refund
+    event of one failed payout. Only the first waits out --webhook-timeout; the others end
+    at once, charged to its cause: blocked, or failed under the refund's requirement."""
+    record = tmp_path / "waits.jsonl"
+    sandbox = start_sandbox("--fault", "refund-event-missing", warm=True)
+    flags, env = aimed_at(sandbox.banner)
+    try:
+        result = conformance_run(
+            tmp_path / "reports", "--parts=webhooks", *flags, "--webhook-timeout=3", "--",
+            "-p", "tests.conformance_runs.wait_deadlines", "-k", "test_payment_events",
+            env={**env, wait_deadlines.RECORD: str(record)},
+        )  # fmt: skip
+    finally:
+        sandbox.stop()
+    waits = [json.loads(line) for line in record.read_text().splitlines()]
+    assert sorted(w["wait"] for w in waits) == ["at once", "at once", "deadline"], waits
+    summary = result.summary
+    outcomes = sorted(t["outcome"] for t in summary["tests"])
+    assert outcomes == ["blocked", "blocked", "failed"], summary["tests"]
+    failed = [t for t in summary["tests"] if t["outcome"] == "failed"]
+    assert REFUND_LIFECYCLE in failed[0]["requirements"], failed
+    assert [c["requirement"] for c in summary["causes"]] == [REFUND_LIFECYCLE], summary["causes"]
+    assert _failed_requirements(summary) == [REFUND_LIFECYCLE]

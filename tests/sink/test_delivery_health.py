@@ -12,6 +12,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.target_health import TargetHealth
 from conformance.run.webhook_sink import TestEventProbe
 from conformance.webhooks.delivery_health import (
@@ -19,7 +20,8 @@ from conformance.webhooks.delivery_health import (
     WaitNotMade,
     WatchedSinkView,
 )
-from conformance.webhooks.sink import SinkServer, SinkTimeout
+from conformance.webhooks.event_checks import fail_wait
+from conformance.webhooks.sink import Awaited, Delivery, SinkServer, SinkTimeout
 
 from .sink_helpers import delivery, envelope, sign_ec
 
@@ -178,26 +180,79 @@ def test_only_an_authentic_test_event_proves_the_path(ec_key, other_ec_key):
     )
 
 
-def _wait_for_type(view: WatchedSinkView, event_type: str, timeout: float = WAIT_S) -> None:
-    view.wait_for(
-        lambda d: d.event_type == event_type,
-        timeout=timeout,
-        description=f"{event_type} event",
-        types=(event_type,),
-    )
+def _wait_for(
+    view: WatchedSinkView,
+    awaited: Awaited,
+    predicate: Callable[[Delivery], bool] | None = None,
+    timeout: float = WAIT_S,
+) -> None:
+    """A wait as the suite's event readers make it: a timeout fails the test (fail_wait)."""
+    try:
+        view.wait_for(
+            predicate or awaited.sent, timeout=timeout, description=awaited.what, awaited=awaited
+        )
+    except SinkTimeout as timeout_:
+        fail_wait(timeout_, "§6 Events", f"{awaited.what} arrives", observed="nothing", hint="")
 
 
-def test_a_type_never_sent_is_not_waited_for_again_until_one_arrives(watched, sink, http, ec_key):
+COMPLETED = Awaited.event("OUTGOING_PAYMENT.COMPLETED", "an outgoing transaction", "REQ-A")
+
+
+def test_a_thing_never_sent_is_not_waited_for_again_until_one_arrives(watched, sink, http, ec_key):
     view = watched(probe=lambda: None)  # deliveries reach the sink: the waits are the target's
-    with pytest.raises(SinkTimeout):
-        _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED")
+    with pytest.raises(ConformanceFailure) as first:
+        _wait_for(view, COMPLETED)
+    assert first.value.charged_to == "REQ-A"
+    assert (
+        first.value.cause
+        == "OUTGOING_PAYMENT.COMPLETED about an outgoing transaction was not delivered"
+    )
     started = time.monotonic()
-    with pytest.raises(SinkTimeout, match="not waited for again"):
-        _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED", timeout=60)
+    with pytest.raises(ConformanceFailure, match="not waited for again") as again:
+        _wait_for(view, COMPLETED, timeout=60)
     assert time.monotonic() - started < WAIT_S
-    # another type is waited for as ever; one of the type arriving ends the memory
-    with pytest.raises(SinkTimeout, match="timed out after"):
-        _wait_for_type(view, "CUSTOMER.KYC_APPROVED")
+    assert (again.value.charged_to, again.value.cause) == ("REQ-A", first.value.cause)
+    # another thing is waited for as ever; one of the type arriving ends the memory
+    kyc = Awaited.event("CUSTOMER.KYC_APPROVED", "an individual", "REQ-B")
+    with pytest.raises(ConformanceFailure, match="KYC_APPROVED"):
+        _wait_for(view, kyc)
     body = envelope("OUTGOING_PAYMENT.COMPLETED", "Transaction:1")
     post(http, sink, body, sign_ec(ec_key, body))
-    _wait_for_type(view, "OUTGOING_PAYMENT.COMPLETED", timeout=60)
+    _wait_for(view, COMPLETED, timeout=60)
+
+
+def test_a_wait_of_a_type_not_shown_ends_at_once_until_what_it_awaited_arrives_late(
+    watched, sink, http, ec_key
+):
+    view = watched(probe=lambda: None)
+    claimed = Awaited("an event about a claimed invitation", "REQ-C")  # no type shown
+
+    def about(invitation: str) -> Callable[[Delivery], bool]:
+        return lambda d: invitation in d.body.decode()
+
+    with pytest.raises(ConformanceFailure):
+        _wait_for(view, claimed, about("Invitation:1"))
+    started = time.monotonic()
+    with pytest.raises(ConformanceFailure, match="not waited for again"):
+        _wait_for(view, claimed, about("Invitation:2"), timeout=60)
+    assert time.monotonic() - started < WAIT_S
+    body = envelope("SOMETHING.CLAIMED", "Invitation:1")  # the first one's, late
+    post(http, sink, body, sign_ec(ec_key, body))
+    started = time.monotonic()
+    with pytest.raises(ConformanceFailure, match="claimed invitation arrives"):
+        _wait_for(view, claimed, about("Invitation:3"))
+    assert time.monotonic() - started >= WAIT_S  # waited again
+
+
+def test_a_thing_that_arrived_only_forged_is_waited_for_again(
+    watched, sink, http, ec_key, other_ec_key
+):
+    view = watched(probe=lambda: None)
+    body = envelope("OUTGOING_PAYMENT.COMPLETED", "Transaction:1")
+    post(http, sink, body, sign_ec(other_ec_key, body))  # sent, but signed wrongly
+    with pytest.raises(ConformanceFailure, match="signed"):
+        _wait_for(view, COMPLETED)
+    started = time.monotonic()
+    with pytest.raises(ConformanceFailure, match="signed"):
+        _wait_for(view, COMPLETED)
+    assert time.monotonic() - started >= WAIT_S

@@ -12,6 +12,7 @@ EXPECTED = {
     "MACHINES",
     "OUTGOING_PAYMENT",
     "SIGNATURE_HEADER",
+    "Awaited",
     "Delivery",
     "DeliveryStore",
     "EndpointRegistration",

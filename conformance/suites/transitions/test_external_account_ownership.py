@@ -106,5 +106,5 @@ def test_a_failed_ownership_verification_makes_the_account_unverified(
         observed=status,
     )
     why = "a failed ownership-verification attempt"
-    events = ownership.status_events(resource_events, account, why, after=after)
+    events = ownership.status_events(resource_events, account, why, after=after, valid=False)
     check_new_status(events, "UNVERIFIED", why, advisory)

@@ -12,7 +12,7 @@ from conformance.contract import clauses
 from conformance.contract.markers import needs_adapter_hook
 from conformance.invitations.flows import CLAIM_HOOK, CREATE_HOOK
 from conformance.webhooks.event_checks import check_event_envelopes, fail_wait, mentions_anywhere
-from conformance.webhooks.sink import SinkTimeout
+from conformance.webhooks.sink import Awaited, SinkTimeout
 
 pytestmark = [
     pytest.mark.resource("Invitation"),
@@ -22,6 +22,9 @@ pytestmark = [
 ]
 
 CLAUSE = clauses.EVENTS + " — invitation claimed"
+# its type is not shown: only a late arrival about an invitation an earlier wait awaited tells
+# that the target sends it
+AWAITED = Awaited("an event about a claimed invitation", "WEBHOOK-INVITATION-CLAIMED")
 
 
 @pytest.mark.requirement("WEBHOOK-INVITATION-CLAIMED", "WEBHOOK-SIGNATURE")
@@ -42,6 +45,7 @@ def test_claiming_an_invitation_notifies_the_platform(
             timeout=resource_events.timeout,
             description=f"an event about {invitation_id}",
             after=mark,
+            awaited=AWAITED,
         )
     except SinkTimeout as timeout:
         fail_wait(

@@ -8,6 +8,7 @@ control API. Without xdist the same code path runs in one process.
 - :mod:`.store`: :class:`Delivery` records and the thread-safe :class:`DeliveryStore`.
 - :mod:`.server`: :class:`SinkServer`, the HTTP(S) receiver and control API.
 - :mod:`.tls`: the throwaway CA and server certificate for HTTPS mode.
+- :mod:`.awaited`: :class:`Awaited`, what a wait awaits and the requirement it is charged to.
 - :mod:`.view`: :class:`SinkView`, the reader with deadline-bound waits; it counts only
   authentic deliveries and sets aside those whose signature fails (:class:`SetAside`).
 - :mod:`.ordering`: the §3 state machines and :func:`check_order`.
@@ -17,6 +18,7 @@ control API. Without xdist the same code path runs in one process.
 from conformance.ground.public_keys import PublicKey, load_public_key
 
 from ._addresses import url_on_loopback
+from .awaited import Awaited
 from .ordering import (
     CUSTOMER_KYB,
     CUSTOMER_KYC,
@@ -44,6 +46,7 @@ __all__ = [
     "MACHINES",
     "OUTGOING_PAYMENT",
     "SIGNATURE_HEADER",
+    "Awaited",
     "Delivery",
     "DeliveryStore",
     "EndpointRegistration",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ssl
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -28,8 +28,10 @@ import httpx
 
 from conformance.contract.stable_fields import RESOURCE_EVENTS
 from conformance.exchange.ledger import Disagreement, Ledger, Sighting, current_test
+from conformance.exchange.waits import RanOut
 from conformance.ground.public_keys import PublicKey, load_public_key
 
+from .awaited import Awaited
 from .server import MAX_WAIT_S
 from .signatures import SignatureCheck, verify_signature
 from .store import Delivery, dedupe_by_event_id
@@ -60,6 +62,10 @@ class SinkTimeout(AssertionError):
         arrived: every authentic delivery the view had seen when it gave up.
         matching_set_aside: deliveries that matched what was awaited but whose signature
             failed, so they did not count.
+        awaited: what the wait awaited, when it said (its failure is charged to it).
+        ran_out: where the failure is recorded when the wait is taken to have run out for a
+            thing the target does not send (a watched view sets it): later waits for the
+            same thing end at once with it.
     """
 
     def __init__(
@@ -68,11 +74,14 @@ class SinkTimeout(AssertionError):
         timeout: float,
         arrived: Sequence[Delivery],
         matching_set_aside: Sequence[SetAside] = (),
+        awaited: Awaited | None = None,
     ) -> None:
         self.description = description
         self.timeout = timeout
         self.arrived = tuple(arrived)
         self.matching_set_aside = tuple(matching_set_aside)
+        self.awaited = awaited
+        self.ran_out: RanOut | None = None
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -287,7 +296,7 @@ class SinkView:
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
-        types: Collection[str] = (),
+        awaited: Awaited | None = None,
     ) -> Delivery:
         """Return the first authentic delivery (by arrival, ``seq > after``) matching
         ``predicate`` (with ``set_aside_too``, the first delivery, authentic or not).
@@ -298,7 +307,7 @@ class SinkView:
         """
         return self.wait_for_all(
             predicate, 1, timeout=timeout, description=description, after=after,
-            rules_out=rules_out, set_aside_too=set_aside_too, types=types,
+            rules_out=rules_out, set_aside_too=set_aside_too, awaited=awaited,
         )[0]  # fmt: skip
 
     def wait_for_all(
@@ -311,12 +320,13 @@ class SinkView:
         after: int = 0,
         rules_out: Callable[[Delivery], bool] | None = None,
         set_aside_too: bool = False,
-        types: Collection[str] = (),
+        awaited: Awaited | None = None,
     ) -> list[Delivery]:
         """Wait until ``count`` distinct authentic events match; return every match seen by
         then (with ``set_aside_too``, deliveries whose signature fails match as well).
-        ``types`` are the event types the predicate awaits, when it names them (a watched
-        view, ``webhooks/delivery_health.py``, does not wait again for types never sent).
+        ``awaited`` says what the predicate awaits: a timeout carries it, to be charged to
+        its requirement (a watched view, ``webhooks/delivery_health.py``, does not wait
+        again for a thing an earlier wait ran out for).
 
         Matches are deduplicated by event (a redelivery, the same id, type and record,
         counts once, first arrival kept; :attr:`Delivery.event_key`).
@@ -364,7 +374,8 @@ class SinkView:
                     if count == 1
                     else f"{description} (wanted {count}, got {len(matches)})"
                 )
-                raise SinkTimeout(label, timeout, self._authentic_after(after), forged)
+                arrived = self._authentic_after(after)
+                raise SinkTimeout(label, timeout, arrived, forged, awaited=awaited)
             if self.last_seq <= checked:  # else another thread fetched newer ones meanwhile
                 self._poll(remaining)
 
