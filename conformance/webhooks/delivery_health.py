@@ -60,15 +60,18 @@ MIN_COUNTED_WAIT_S = 0.5
 
 @dataclass(frozen=True, slots=True)
 class TimedOutWait:
-    """One webhook wait that timed out with nothing authentic delivered."""
+    """One webhook wait that timed out with nothing authentic delivered (or was not made
+    again: an earlier wait for the same thing ran out, and nothing of it came since)."""
 
     description: str
     timeout: float
     test: str | None
+    again: bool = False
 
     def text(self) -> str:
         where = f" in {self.test}" if self.test else ""
-        return f"{self.description} ({self.timeout:g} s){where}"
+        waited = "not waited again" if self.again else f"{self.timeout:g} s"
+        return f"{self.description} ({waited}){where}"
 
 
 class WaitNotMade(SinkTimeout):
@@ -221,6 +224,10 @@ class WatchedSinkView(SinkView):
         if awaited is not None:
             again = self._known_unsent(awaited)
             if again is not None:
+                # still a wait with nothing delivered: a run where nothing arrives at all
+                # must reach its streak (and the TEST-event probe) as before
+                wait = TimedOutWait(description, timeout, _current_test(), again=True)
+                self._count_timeout(wait, self.mark())
                 raise NotAwaitedAgain(description, again, self.deliveries())
         began = self.mark()
         try:
