@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 import httpx
+from hypothesis import currently_in_test_context
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.contract.schemas import SchemaRegistry, default_registry
@@ -248,6 +249,9 @@ class TargetClient:
     ) -> tuple[int, httpx.Headers, bytes]:
         """Send down the stack: the answer's status, headers and body (read, capped)."""
         __tracebackhide__ = True
+        down = self.state.health.down
+        if down is not None and currently_in_test_context():  # the run stops: see RunStopping
+            self._not_sent(request, path, down, record)
         try:
             response = self._http.send(request, stream=True)
             try:  # the capped-read layer read the body: taken as it is, not decoded again
@@ -265,7 +269,10 @@ class TargetClient:
         __tracebackhide__ = True
         exchange = record(error="not sent: the target stopped answering")
         self.log.append(exchange)
-        raise no_answer.not_sent(f"{request.method} {path}", why, exchange)
+        failure = no_answer.not_sent(f"{request.method} {path}", why, exchange)
+        if currently_in_test_context():  # not to be shrunk: see RunStopping
+            raise no_answer.RunStopping(failure)
+        raise failure
 
     def _unanswered(
         self, exc: Exception, request: httpx.Request, path: str, record: _Recorder, started: float

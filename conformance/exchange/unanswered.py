@@ -33,6 +33,18 @@ def describe(exc: Exception) -> str:
     return f"the exchange failed ({exc})"
 
 
+class RunStopping(BaseException):
+    """A request not sent inside a Hypothesis test: the target stopped answering, or
+    throttles every request, so the run stops. Hypothesis catches every ``Exception`` to shrink it, and would search on for
+    a minimal input to a failure no input causes (each call fails at once while the run
+    waits for the test: 40 s seen under load). A ``BaseException`` passes through it; the
+    plugin's phase guard (``run/answer_guard.py``) raises the ``failure`` it carries."""
+
+    def __init__(self, failure: ConformanceFailure) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
+
+
 def not_sent(what: str, why: str, exchange: Exchange) -> ConformanceFailure:
     """The failure of a request not sent: the target stopped answering earlier in the run."""
     return ConformanceFailure(

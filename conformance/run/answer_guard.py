@@ -11,6 +11,7 @@ import pytest
 
 from conformance.exchange.held_checks import HeldFailures
 from conformance.exchange.surprises import guard
+from conformance.exchange.unanswered import RunStopping
 from conformance.run.state import STATE_KEY
 
 
@@ -20,6 +21,8 @@ def _guarded(item: pytest.Item, held: HeldFailures, phase: Generator[None, objec
     held.begin()
     try:
         outcome = yield from phase
+    except RunStopping as stopping:  # out of a Hypothesis test at once: its failure
+        raise stopping.failure from None
     finally:
         unread = held.end()
     if unread is not None:

@@ -4,8 +4,11 @@ remedy and the Retry-After it asked for); a few 429s among answers are the tests
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance.exchange.target_health import THROTTLED_AFTER, TargetHealth, is_throttling
+from conformance.exchange.unanswered import RunStopping
 
 from .server import HostileTarget
 from .test_client_hostile import make_client
@@ -82,3 +85,25 @@ def test_a_target_that_starts_throttling_mid_run_stops_it_under_xdist(tmp_path):
     assert raw_exceptions(result) == []
     assert leaks(tmp_path) == []
     assert elapsed < 60, f"{elapsed:.1f} s"
+
+
+def test_a_request_not_sent_inside_a_hypothesis_test_leaves_it_at_once():
+    # Hypothesis shrinks every Exception: a failure no input causes (the run is stopping)
+    # would be searched on for many seconds, the other worker waiting for it
+    with HostileTarget("throttle") as target:
+        client = make_client(target.base_url)
+        for _ in range(THROTTLED_AFTER):
+            client.get("/config", validate=False)
+        examples: list[int] = []
+
+        @given(st.integers())
+        @settings(max_examples=50, database=None)
+        def generated(number):
+            examples.append(number)
+            client.get("/config", validate=False)
+
+        with pytest.raises(RunStopping) as stopping:
+            generated()
+        client.close()
+    assert len(examples) == 1
+    assert "the target must answer GET /config" in str(stopping.value.failure)
