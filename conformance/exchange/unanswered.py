@@ -35,9 +35,10 @@ def describe(exc: Exception) -> str:
 
 class RunStopping(BaseException):
     """A request not sent inside a Hypothesis test: the target stopped answering, or
-    throttles every request, so the run stops. Hypothesis catches every ``Exception`` to shrink it, and would search on for
-    a minimal input to a failure no input causes (each call fails at once while the run
-    waits for the test: 40 s seen under load). A ``BaseException`` passes through it; the
+    throttles every request, so the run stops. Hypothesis catches every ``Exception`` to
+    shrink it, and would search on for a minimal input to a failure no input causes (each
+    call fails at once while the run waits for the test: 40 s seen under load). A
+    ``BaseException`` passes through it; the
     plugin's phase guard (``run/answer_guard.py``) raises the ``failure`` it carries."""
 
     def __init__(self, failure: ConformanceFailure) -> None:
