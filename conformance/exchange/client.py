@@ -206,6 +206,7 @@ class TargetClient:
                 run_answer_checks(result, CheckContext(self, creds, sent))
             except ConformanceFailure as failure:  # a body's defect waits for the body's read
                 if not (judges_the_body(failure) and self.state.held.hold(result, failure)):
+                    self.state.held.raised(failure)
                     raise
         return result
 

@@ -10,7 +10,9 @@ During a test phase a body check's failure is held on the answer instead. Readin
 its own clause first. A held failure the test never raised (it read only the status, and
 passed) is raised when the phase ends, so no answer's defect is lost. Outside a test phase
 (preflight, session set-up) nothing is held: a failure is raised at once. Checks of the
-status itself (a 5xx) are never held. One per session (``run_state.py``).
+status itself (a 5xx) are never held; the first one raised in the phase is kept for a
+Hypothesis replay that went another way (``surprises.py``). One per session
+(``run_state.py``).
 """
 
 from __future__ import annotations
@@ -32,11 +34,24 @@ class HeldFailures:
         self._lock = threading.Lock()
         self._open = False
         self._answers: list[ApiResponse] = []
+        self._raised: ConformanceFailure | None = None
 
     def begin(self) -> None:
         """A test phase starts: body-check failures are held from now on."""
         with self._lock:
-            self._open, self._answers = True, []
+            self._open, self._answers, self._raised = True, [], None
+
+    def raised(self, failure: ConformanceFailure) -> None:
+        """An answer check's failure was raised at the request (not held)."""
+        with self._lock:
+            if self._open and self._raised is None:
+                self._raised = failure
+
+    def first_raised(self) -> ConformanceFailure | None:
+        """The phase's first answer-check failure raised at its request: what a Hypothesis
+        replay that went another way (a target answering 500 now and then) first met."""
+        with self._lock:
+            return self._raised
 
     def hold(self, answer: ApiResponse, failure: ConformanceFailure) -> bool:
         """Hold ``failure`` on ``answer`` until its body is read; False outside a phase (the

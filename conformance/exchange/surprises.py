@@ -137,18 +137,22 @@ class _Plain(str):
 
 
 def guard(
-    item: pytest.Item, talked: Callable[[], object | None]
+    item: pytest.Item,
+    talked: Callable[[], object | None],
+    first_met: Callable[[], ConformanceFailure | None] = lambda: None,
 ) -> Generator[None, object, object]:
     """A ``wrapper=True`` hook body: run the phase; turn a surprise into a clause failure
-    when the test talked to the target (``talked`` returns the last exchange, or None)."""
+    when the test talked to the target (``talked`` returns the last exchange, or None;
+    ``first_met`` the first failure an answer check raised in the phase, or None)."""
     try:
         return (yield)
     except Flaky as exc:
         # Hypothesis replays a failing example; a target answering differently each time
-        # makes the replay "flaky": report the clause failure it saw, not Hypothesis' dump
+        # makes the replay "flaky": report the clause failure it saw (the first an answer
+        # check charged, a 5xx say, when Hypothesis kept none), not Hypothesis' dump
         if talked() is None:
             raise
-        inner = _inner_failure(exc)
+        inner = _inner_failure(exc) or first_met()
         if inner is not None:
             raise inner from None
         raise _inconsistent(item, talked()) from None

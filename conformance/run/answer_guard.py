@@ -35,7 +35,8 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
     state = item.config.stash.get(STATE_KEY, None)
     if state is None:
         return (yield)
-    return (yield from _guarded(item, state.exchange.held, guard(item, state.log.last)))
+    held = state.exchange.held
+    return (yield from _guarded(item, held, guard(item, state.log.last, held.first_raised)))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -43,7 +44,8 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
     state = item.config.stash.get(STATE_KEY, None)
     if state is None:
         return (yield)
-    return (yield from _guarded(item, state.exchange.held, guard(item, state.log.last)))
+    held = state.exchange.held
+    return (yield from _guarded(item, held, guard(item, state.log.last, held.first_raised)))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -51,4 +53,5 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object
     state = item.config.stash.get(STATE_KEY, None)
     if state is None:
         return (yield)
-    return (yield from _guarded(item, state.exchange.held, guard(item, state.log.last)))
+    held = state.exchange.held
+    return (yield from _guarded(item, held, guard(item, state.log.last, held.first_raised)))
