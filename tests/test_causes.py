@@ -148,3 +148,18 @@ def test_the_requirements_naming_the_broken_member_come_first():
     assert all(rid.startswith("CONFIG-") for rid in owners)
     assert owners_of("errors/error-401", ()) == ("AUTH-401-REASON",)
     assert owners_of("webhooks/envelope") == ()
+
+
+def test_a_cause_is_named_after_the_requirement_most_of_its_tests_were_charged_to():
+    # a 500 on POST /quotes: one test about quotes fails under its own requirement, which
+    # is not the operation's; the blocked ones keep the operation's (a test failed it too)
+    observed = "POST /quotes answered 500"
+    own = _Result("a", "failed", cause=Cause("§4", "QUOTE-IMMEDIATE-EXECUTE-COMPLETED", observed))
+    about = _Result("b", "failed", cause=Cause("§4", "QUOTE-CREATE-201", observed))
+    blocked = [_Result(f"c{n}", "blocked", cause=Cause("§4", "QUOTE-CREATE-201", observed))
+               for n in range(3)]  # fmt: skip
+    settle([own, about, *blocked])
+    assert all(b.cause is not None and b.cause.requirement == "QUOTE-CREATE-201" for b in blocked)
+    [cause] = summarize([own, about, *blocked])
+    assert cause["requirement"] == "QUOTE-CREATE-201"
+    assert len(cause["failed"]) == 2 and len(cause["blocked"]) == 3

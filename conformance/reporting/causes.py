@@ -103,9 +103,15 @@ def summarize(results: Iterable[Any]) -> list[dict[str, Any]]:
         entry = grouped.setdefault(
             (cause.clause, cause.observed),
             {"clause": cause.clause, "requirement": cause.requirement,
-             "observed": cause.observed, "failed": [], "blocked": []},
+             "observed": cause.observed, "failed": [], "blocked": [], "charged": []},
         )  # fmt: skip
         entry["blocked" if result.outcome == "blocked" else "failed"].append(result.nodeid)
+        entry["charged"].append(cause.requirement)
+    for entry in grouped.values():
+        # named after the requirement most of its tests were charged to (a 5xx's operation
+        # requirement, say, rather than the first failed test's own)
+        charged = entry.pop("charged")
+        entry["requirement"] = max(charged, key=lambda rid: (charged.count(rid), rid is not None))
     return sorted(grouped.values(), key=lambda e: -(len(e["failed"]) + len(e["blocked"])))
 
 
@@ -158,18 +164,17 @@ def settle(results: Iterable[Any]) -> None:
     difference) failed a test that owns it is charged to the requirement that test failed,
     not to the defect's first owner as well."""
     results = list(results)
-    failed = {
-        (r.cause.clause, r.cause.observed): r.cause.requirement
-        for r in results
-        if r.outcome in ("failed", "errors") and r.cause is not None
-    }
+    failed: dict[tuple[str, str], list[str]] = {}
+    for r in results:
+        if r.outcome in ("failed", "errors") and r.cause is not None:
+            failed.setdefault((r.cause.clause, r.cause.observed), []).append(r.cause.requirement)
     for result in results:
         cause = result.cause
         if result.outcome != "blocked" or cause is None:
             continue
-        charged = failed.get((cause.clause, cause.observed))
-        if charged is not None and charged != cause.requirement:
-            result.cause = Cause(cause.clause, charged, cause.observed)
+        charged = failed.get((cause.clause, cause.observed), [])
+        if charged and cause.requirement not in charged:  # kept when a test failed it too
+            result.cause = Cause(cause.clause, charged[0], cause.observed)
             result.message = blocked_reason(result.cause)
 
 
