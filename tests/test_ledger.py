@@ -6,6 +6,7 @@ import pytest
 
 from conformance.contract.failures import ConformanceFailure
 from conformance.exchange.ledger import Ledger, Sighting
+from conformance.exchange.ledger_answers import charged_disagreement
 
 SCOPE = ("http://target", "token-1")
 TXN = "Transaction:1"
@@ -116,6 +117,18 @@ def test_a_quote_and_its_transaction_state_one_amount(ledger: Ledger) -> None:
     [found] = ledger.observe(SCOPE, transaction(amount=99), answer(2, 3))
     assert found.field == "sentAmount.amount / totalSendingAmount"
     assert (found.before, found.after) == (100, 99)
+    # charged to the rule that states it, whichever test read the transaction: one cause
+    failure = charged_disagreement(found, "transaction", None)  # type: ignore[arg-type]
+    assert failure.charged_to == "FEES-FIXED-FOR-QUOTE-LIFE"
+    assert failure.cause is not None and "Transaction:1" in failure.cause  # steadied later
+    assert "TRANSACTION-AMOUNT-OBJECTS" in failure.owners  # names `sentAmount`: its own too
+
+
+def test_a_disagreement_no_rule_charges_stays_the_reading_test_s_own(ledger: Ledger) -> None:
+    ledger.observe(SCOPE, transaction(status="COMPLETED"), answer(0, 1))
+    [found] = ledger.observe(SCOPE, transaction(status="PROCESSING"), answer(2, 3))
+    failure = charged_disagreement(found, "transaction", None)  # type: ignore[arg-type]
+    assert failure.charged_to is None and failure.cause is None
 
 
 def test_a_currency_has_one_number_of_decimals_wherever_it_appears(ledger: Ledger) -> None:

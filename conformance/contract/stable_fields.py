@@ -130,6 +130,7 @@ class Link:
     pairs: tuple[tuple[str, str], ...]
     clause: str
     why: str
+    requirement: str | None = None  # the one a disagreement is charged to, where one states it
 
 
 def _moves(path: str, machine: Transitions) -> Moves:
@@ -266,11 +267,21 @@ LINKS = (
             ("receivedAmount.amount", "totalReceivingAmount"),
             ("receivedAmount.currency.code", "receivingCurrency.code"),
             ("exchangeRate", "exchangeRate"),
-            *((end, end) for end in _ENDS),  # "source, destination: as on the quote" (§2)
         ),
         clause=clauses.TRANSACTION,
         why="a quote fixes the amounts and rate and creates the transaction that carries "
         "the money (§1); the transaction's sentAmount and receivedAmount are its quote's "
         "totals",
+        requirement="FEES-FIXED-FOR-QUOTE-LIFE",  # executing it moves the amounts it stated
+    ),
+    Link(
+        kind="Transaction",
+        via="quoteId",
+        other="Quote",
+        back="transactionId",
+        pairs=tuple((end, end) for end in _ENDS),
+        clause=clauses.TRANSACTION,
+        why="source, destination: as on the quote (§2)",
+        requirement="TRANSACTION-SOURCE-DESTINATION",
     ),
 )

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from conformance.contract import clauses
-from conformance.contract.failures import check, fail
+from conformance.contract.failures import ConformanceFailure, check
 from conformance.customers.onboarding import status_field
 from conformance.webhooks.event_checks import (
     EventReader,
@@ -206,15 +206,21 @@ class CustomerEvents(EventReader):
             # walked to a final status: the events break that transition's order (after PENDING)
             final = customer.get(status_field(customer))
             family = event_family(customer.get("customerType", ""))
-            fail(
+            mine = TRANSITION_REQUIREMENTS.get((family, str(final)))
+            failure = ConformanceFailure(
                 TRANSITION_CLAUSE,
                 "events follow the state machine: PENDING, then APPROVED or REJECTED, which "
                 "are final (ordered by timestamp)",
                 observed="; ".join(report.violations),
-                requirement=TRANSITION_REQUIREMENTS.get((family, str(final)))
-                if final in FINAL_STATUSES
-                else None,
+                requirement=mine if final in FINAL_STATUSES else None,
             )
+            # one defect however many tests read those events: charged to the transition
+            # (a test about any verification transition fails on it, any other is blocked)
+            owners = tuple(TRANSITION_REQUIREMENTS.values())
+            failure.charged_to = mine if final in FINAL_STATUSES and mine else owners[0]
+            failure.owners = tuple(rid for rid in owners if rid != failure.charged_to)
+            failure.cause = "CUSTOMER.* events break §3's order by timestamp"
+            raise failure
 
     def check_envelopes(self, events: Iterable[Delivery]) -> None:
         """Every event is the envelope {id: Webhook:<uuid>, type, timestamp, data}."""

@@ -434,6 +434,7 @@ class Ledger:
                         earlier[1],
                         later[0],
                         later[1],
+                        link.requirement,
                     )
                 )
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.contract import endpoint_schemas
-from conformance.contract.failures import shorten
+from conformance.contract.answer_owners import owners_of
+from conformance.contract.failures import ConformanceFailure, shorten
 from conformance.exchange.answer import ApiResponse
 from conformance.exchange.answer_checks import CheckContext, answer_check
 from conformance.exchange.evidence import Exchange
@@ -21,7 +22,12 @@ from conformance.ground.profile import Credentials
 if TYPE_CHECKING:  # the client feeds the ledger: it is read here, never built
     from conformance.exchange.client import TargetClient
 
-__all__ = ["agrees_with_earlier_answers", "earlier_evidence", "record_answer"]
+__all__ = [
+    "agrees_with_earlier_answers",
+    "charged_disagreement",
+    "earlier_evidence",
+    "record_answer",
+]
 
 
 @answer_check("ledger", order=30)
@@ -53,7 +59,27 @@ def record_answer(client: TargetClient, response: ApiResponse, auth: object, sen
     found = [d for item in items for d in ledger.observe(scope, item, seen)]
     if found:
         client.log.append(earlier_evidence(found[0]))
-        raise found[0].failure(response.exchange)
+        raise charged_disagreement(found[0], ref.name, response.exchange)
+
+
+def charged_disagreement(
+    disagreement: Disagreement, schema: str, exchange: Exchange
+) -> ConformanceFailure:
+    """The disagreement's failure, charged to the requirement its rule states (a link's,
+    ``contract/stable_fields.py``), whichever test read it; a test holding one of the
+    answered record's requirements that name the field (``contract/answer_owners.py``)
+    fails on it too, any other is blocked; one steady sentence (no ids, no values) is its
+    cause. A rule that states none (a state's move, a field that changed: which of §3's or
+    §2's requirements a test is about differs from test to test) stays the reading test's
+    own failure."""
+    failure = disagreement.failure(exchange)
+    if disagreement.requirement is None:
+        return failure
+    location = disagreement.field.replace(" / ", ".").split(".")
+    failure.charged_to = disagreement.requirement
+    failure.owners = tuple(r for r in owners_of(schema, location) if r != failure.charged_to)
+    failure.cause = disagreement.statement
+    return failure
 
 
 def earlier_evidence(disagreement: Disagreement) -> Exchange:

@@ -156,6 +156,9 @@ def _charge_named(report: Any, requirements: Sequence[str], failure: BaseExcepti
     if failure is None or not report.failed or named not in requirements:
         return
     own = _of_message(str(failure), [str(named)])
+    steady = getattr(failure, "cause", None)  # one sentence for every test that meets it
+    if steady:
+        own = Cause(own.clause, own.requirement, _steady(str(steady)))
     report.user_properties.append((CAUSE_PROPERTY, own.to_property()))
 
 
