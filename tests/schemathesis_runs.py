@@ -2,7 +2,7 @@
 its settings, the seeds and share of the operations each run takes, and what a run found.
 
 Every check and every phase, three seeds drawn at random each time (printed, so a failure
-can be replayed with ``--seed``). A CI run takes 20 examples and gives each seed a third of
+can be replayed with ``--seed``). A CI run takes 12 examples and gives each seed a third of
 the operations for the examples, coverage and fuzzing phases (every operation is fuzzed once,
 under one of the three seeds), with no walk; the thorough tier (``SELFTEST_THOROUGH=1``,
 ``tests/selftest_tier.py``) gives every seed every operation, 100 examples, and a walk
@@ -28,7 +28,7 @@ from tests.selftest_tier import thorough
 EXAMPLES = 100  # per operation and phase, in the thorough tier
 # CI's examples, for its minutes (every operation is still fuzzed under one of three random
 # seeds each run); the thorough tier takes EXAMPLES under every seed
-CI_EXAMPLES = 20
+CI_EXAMPLES = 12
 # the walk's scenarios: twice the examples, for at least half the links under any seed (of
 # 84 links, 100 scenarios followed 40 to 48, 200 followed 47 to 56 over eight seeds)
 WALK_SCENARIOS = 2 * EXAMPLES
