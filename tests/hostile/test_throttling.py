@@ -65,7 +65,6 @@ def test_a_target_that_throttles_from_the_start_could_not_be_tested(tmp_path):
     assert elapsed < 30, f"{elapsed:.1f} s"
 
 
-@pytest.mark.long(24)  # seconds, measured (1.5 s alone; see the stop's notes)
 def test_a_target_that_starts_throttling_mid_run_stops_it_under_xdist(tmp_path):
     # the preflight's request is answered; every later one is throttled, on both workers
     with HostileTarget("throttle", healthy_first=1) as target:
