@@ -53,6 +53,9 @@ def test_every_fault_in_the_catalogue_has_a_check() -> None:
     assert set(CHECKS) == set(FAULTS)
 
 
+# thorough tier (tests/selftest_tier.py): CI proves every fault mode by the suite catching it
+# (tests/conformance_runs/test_fault_modes.py); this is the reference's own, second proof
+@pytest.mark.thorough
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_fault_breaks_its_behaviour(receiver: WebhookReceiver, fault: str) -> None:
     # one sandbox per test, so xdist spreads the start-ups instead of piling them up
