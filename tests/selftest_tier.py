@@ -8,8 +8,8 @@ of its choices in unit tests: ``tests/test_error_codes.py``, ``tests/test_list_p
 interrupt moments another case already
 reaches the same way, the fuzzer's walk of the links (CI fuzzes every operation), and the
 whole suite against forged copies of deliveries (CI runs the webhooks part against them),
-and the reference's own check of each fault mode (CI proves each one by the suite catching
-it). They are
+the reference's own check of each fault mode (CI proves each one by the suite catching
+it), and one whole certification (CI holds certify and verify in narrower runs). They are
 marked ``thorough`` and deselected, never skipped, unless the variable is set: a run says
 how many it left out. The name is not ``CONFORMANCE_*``: the conformance runs a self-test
 starts inherit its environment, and the kit refuses a setting it does not know.

@@ -86,6 +86,9 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )  # fmt: skip
 
 
+# the whole suite once more (thorough tier, tests/selftest_tier.py): CI holds certify and
+# verify in tests/test_certification_bundle.py and the runs of this module's other tests
+@pytest.mark.thorough
 @pytest.mark.long(16)  # seconds, measured
 def test_a_full_certification_states_its_plan_and_coverage_and_verifies_offline(
     tmp_path: Path,
